@@ -1,0 +1,86 @@
+"""Process I/O for both CLIs: the capped stdin read and the stdout/stderr discipline.
+
+stdout carries only payload bytes; reports and errors go to stderr as one compact JSON line.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from ..errors import CaveError
+
+STDIN_LIMIT = 64 * 1024 * 1024  # 67,108,864 bytes accepted; one more is refused
+
+
+class InputTooLarge(CaveError):
+    def __init__(self) -> None:
+        super().__init__("cave_input_too_large", f"stdin exceeds {STDIN_LIMIT} bytes")
+
+
+def read_stdin(limit: int = STDIN_LIMIT) -> bytes:
+    """Read all of stdin, refusing more than ``limit`` bytes (reads at most limit+1)."""
+    stream = sys.stdin.buffer if sys.stdin is not None else None
+    if stream is None:
+        return b""
+    chunks: list[bytes] = []
+    got = 0
+    while got <= limit:
+        chunk = stream.read(min(1 << 20, limit + 1 - got))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        got += len(chunk)
+    if got > limit:
+        raise InputTooLarge()
+    return b"".join(chunks)
+
+
+def write_stdout(data: bytes) -> None:
+    out = sys.stdout.buffer
+    out.write(data)
+    out.flush()
+
+
+def write_stderr_line(text: str) -> None:
+    sys.stderr.write(text + "\n")
+    sys.stderr.flush()
+
+
+def json_line(obj) -> str:
+    import json
+
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+def report_error(err: CaveError) -> int:
+    """The cavemem error contract: one JSON line on stderr, the code's exit status."""
+    write_stderr_line(json_line(err.to_json()))
+    return err.exit_code
+
+
+def stderr_is_tty() -> bool:
+    try:
+        return os.isatty(sys.stderr.fileno())
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+def stdout_is_tty() -> bool:
+    try:
+        return os.isatty(sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+def exit_now(code: int) -> None:
+    """Flush and leave without interpreter teardown (freeing big caches costs tens of ms)."""
+    try:
+        sys.stdout.flush()
+    except Exception:
+        pass
+    try:
+        sys.stderr.flush()
+    except Exception:
+        pass
+    os._exit(code)

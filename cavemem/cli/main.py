@@ -1,0 +1,109 @@
+"""``cavemem``: the friendly CLI. Dispatches by hand so hot commands start fast.
+
+Each command lives in a module exposing ``COMMAND`` (a :class:`~cavemem.cli.args.Command`) and
+``run(opts: dict) -> int``; only the module of the command being run is imported. Errors are one
+JSON line on stderr (``{"error": code, "message": …}``) with the code's exit status.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from ..errors import CaveError
+from . import io
+
+# name -> (module, one-line summary). Order is the order shown in --help.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "compress": ("cavemem.cli.cmd_engine:compress", "compress stdin; stdout = smaller payload, stderr = JSON report"),
+    "retrieve": ("cavemem.cli.cmd_engine:retrieve", "print the exact original behind a recovery handle"),
+    "detect": ("cavemem.cli.cmd_engine:detect", "print the detected content type of stdin"),
+    "simulate": ("cavemem.cli.cmd_engine:simulate", "dry-run compress: print what it would save, store nothing"),
+    "stats": ("cavemem.cli.cmd_engine:stats", "recovery-store totals by content type"),
+    "registry": ("cavemem.cli.cmd_engine:registry", "the compressor capability manifest"),
+}
+
+# Commands provided by later modules register here (module path, summary); absent modules are
+# reported as unavailable rather than crashing the CLI.
+COMMANDS.update(
+    {
+        "toon": ("cavemem.toon.cli:cavemem_command", "TOON encode/decode with a round-trip proof"),
+        "evals": ("cavemem.evals.cli:cavemem_command", "run graded eval fixtures (CI gate)"),
+        "pixel": ("cavemem.pixel.cli:cavemem_command", "render text to PNG pages / simulate request transforms"),
+        "remember": ("cavemem.memory.cli:remember", "store a memory (raw text first; idempotent)"),
+        "recall": ("cavemem.memory.cli:recall", "ranked memories for a query, packed under a token budget"),
+        "supersede": ("cavemem.memory.cli:supersede", "replace a memory, keeping its history"),
+        "history": ("cavemem.memory.cli:history", "a memory's versions, oldest to current"),
+        "forget": ("cavemem.memory.cli:forget", "delete memories (by id, project, date or tag)"),
+        "list": ("cavemem.memory.cli:list_", "list memories"),
+        "show": ("cavemem.memory.cli:show", "show one memory"),
+        "export": ("cavemem.memory.cli:export", "write memories as JSON lines"),
+        "import": ("cavemem.memory.cli:import_", "read memories from JSON lines (dedup)"),
+        "mcp": ("cavemem.mcp.server:command", "serve memory + engine tools over MCP (stdio)"),
+        "hook": ("cavemem.hooks.cli:command", "Claude Code hooks (session-start, user-prompt, stop, install)"),
+    }
+)
+
+
+def top_help() -> str:
+    from .. import __version__
+
+    width = max(len(n) for n in COMMANDS)
+    lines = [
+        f"cavemem {__version__} — recoverable context compression and durable memory for AI agents",
+        "",
+        "usage: cavemem <command> [options]   (cavemem <command> --help for details)",
+        "",
+        "commands:",
+    ]
+    lines += [f"  {name:<{width}}  {summary}" for name, (_, summary) in COMMANDS.items()]
+    lines += [
+        "",
+        "Contract: stdout carries only the payload; reports and errors are one JSON line on stderr.",
+        "Files live in ~/.caveman (CAVEMAN_HOME moves it; CAVEMAN_CCR_DB moves the recovery store).",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> None:
+    argv = sys.argv[1:] if argv is None else argv
+    try:
+        code = run(argv)
+    except BrokenPipeError:
+        code = 1
+    except KeyboardInterrupt:
+        code = 130
+    io.exit_now(code)
+
+
+def run(argv: list[str]) -> int:
+    from .args import HelpRequested
+
+    if not argv or argv[0] in ("-h", "--help", "help"):
+        io.write_stdout(top_help().encode())
+        return 0
+    if argv[0] in ("-V", "--version"):
+        from .. import __version__
+
+        io.write_stdout(f"cavemem {__version__}\n".encode())
+        return 0
+    name, rest = argv[0], argv[1:]
+    entry = COMMANDS.get(name)
+    if entry is None:
+        return io.report_error(CaveError("cave_unknown_command", f"unknown command {name!r}; see cavemem --help"))
+    target = entry[0]
+    module_name, _, attr = target.partition(":")
+    import importlib
+
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        return io.report_error(CaveError("cave_internal", f"{name}: not available in this install ({exc})"))
+    command = getattr(module, attr)
+    try:
+        opts = command.COMMAND.parse(rest) if hasattr(command, "COMMAND") else rest
+        return command(opts)
+    except HelpRequested as h:
+        io.write_stdout(h.text.encode())
+        return 0
+    except CaveError as err:
+        return io.report_error(err)

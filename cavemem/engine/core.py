@@ -1,0 +1,250 @@
+"""The engine core: detect → route → compress → count → store → result (spec engine-core §1).
+
+Invariants kept here and nowhere else:
+
+- **Fail closed.** Unknown mode → record; unknown content → text; unknown safety class, missing
+  compressor, compressor failure or a result that is not smaller → the input unchanged, ratio 0,
+  no handle.
+- **Store before emit.** A lossy (S4) result is published only after its full original has been
+  committed to the recovery store; a failed put returns the untouched pass-through result with
+  ``error`` set (``cave_ccr_budget_exceeded`` or ``cave_ccr_unavailable``).
+- **Inferred only.** Every figure is a local o200k_base count labelled ``basis: inferred``.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from ..errors import BudgetExceeded, CaveError, UnknownHandle
+from . import safety
+from .detect import detect
+from .registry import Registry, default_registry
+from .result import Result, SimResult
+from .wrappers import rewrap, unwrap
+
+MODE_COMPRESS = "compress"
+MODE_RECORD = "record"
+
+# Inputs at least this big are counted on a helper thread while the compressor runs: tiktoken
+# releases the GIL, so the count overlaps the Python work.
+PARALLEL_COUNT_MIN_BYTES = 1 << 20
+
+_DEFAULT_STORE = object()
+
+
+def normalize_mode(mode: str | None) -> str:
+    return MODE_COMPRESS if mode == MODE_COMPRESS else MODE_RECORD
+
+
+class Engine:
+    """Compress, retrieve, detect, stats and simulate over one recovery store.
+
+    ``store`` is a :class:`~cavemem.store.ccr.CCRStore`, ``None`` (no store: lossy compression
+    never runs), or omitted for the default store, opened lazily on the first put or retrieve.
+    """
+
+    def __init__(self, store=_DEFAULT_STORE, counter=None, registry: Registry | None = None):
+        self._store = store
+        self._store_error: CaveError | None = None
+        self._lock = threading.Lock()
+        if counter is None:
+            from ..tokens import default_counter
+
+            counter = default_counter()
+        self.counter = counter
+        self.registry = registry or _registry_from_env()
+
+    # -- store -------------------------------------------------------------------------------
+    @property
+    def has_store(self) -> bool:
+        return self._store is not None
+
+    def store(self):
+        """The open store (opening the default one now); raises the open error, if any."""
+        with self._lock:
+            if self._store is _DEFAULT_STORE:
+                from ..store.ccr import open_ccr
+
+                try:
+                    self._store = open_ccr()
+                except CaveError as exc:
+                    self._store_error = exc
+                    self._store = None
+                    raise
+            if self._store is None:
+                if self._store_error is not None:
+                    raise self._store_error
+                raise UnknownHandle()
+            return self._store
+
+    def close(self) -> None:
+        with self._lock:
+            if self._store not in (None, _DEFAULT_STORE):
+                self._store.close()
+            self._store = None
+
+    # -- detect / count ----------------------------------------------------------------------
+    def detect(self, data: bytes) -> str:
+        return detect(data)
+
+    def _count_later(self, data: bytes):
+        """Start counting ``data``; returns a zero-argument function giving the count."""
+        if len(data) < PARALLEL_COUNT_MIN_BYTES:
+            n = self.counter.count(data)
+            return lambda: n
+        box: list = []
+        t = threading.Thread(target=lambda: box.append(self.counter.count(data)), daemon=True)
+        t.start()
+
+        def wait() -> int:
+            t.join()
+            return box[0] if box else self.counter.count(data)
+
+        return wait
+
+    # -- compress ----------------------------------------------------------------------------
+    def _run(self, data: bytes, type_: str | None, query: str, mode: str, *, need_store: bool, external: bool):
+        """Shared pipeline of compress and simulate. Returns (result, compressor, class, meta)."""
+        body, wrappers = unwrap(data)
+        ct = type_ if type_ else detect(body)
+        before_of = self._count_later(data)
+        name = self.counter.name
+
+        def passthrough() -> Result:
+            before = before_of()
+            return Result(data, ct, before, before, name)
+
+        if normalize_mode(mode) != MODE_COMPRESS:
+            return passthrough(), None, None, None
+        try:
+            comp = self.registry.get(ct)
+        except Exception:  # a compressor that cannot even load fails closed
+            comp = None
+        if comp is None:
+            return passthrough(), None, None, None
+        cls = safety.lookup(getattr(comp, "safety_class", -1))
+        if cls is None:
+            return passthrough(), None, None, None
+        if need_store and cls.requires_ccr and not external and self._store is None:
+            return passthrough(), None, None, None
+        try:
+            out, meta = _dispatch(comp, body, query)
+        except Exception:  # compressor bugs never reach the caller: pass through
+            out, meta = None, None
+        if out is None:
+            return passthrough(), None, None, None
+        out = rewrap(bytes(out), wrappers)
+        before = before_of()
+        after = self.counter.count(out)
+        if after >= before or out == data:
+            return Result(data, ct, before, before, name), None, None, None
+        method = meta.method or comp.content_type
+        lossless = cls.reversible if meta.lossless_to_model is None else meta.lossless_to_model
+        res = Result(out, ct, before, after, name, (before - after) / before, method=method, lossless_to_model=lossless)
+        return res, comp, cls, meta
+
+    def compress(
+        self,
+        data: bytes,
+        *,
+        type: str | None = None,  # noqa: A002 - mirrors the CLI flag
+        query: str = "",
+        mode: str = MODE_COMPRESS,
+        external_recovery: bool = False,
+    ) -> Result:
+        """Compress ``data``. Never raises for bad input; store failures pass the input through
+        with ``result.error`` set."""
+        data = bytes(data)
+        res, comp, cls, meta = self._run(data, type, query or "", mode, need_store=True, external=external_recovery)
+        if comp is None or not cls.requires_ccr or external_recovery:
+            return res
+        try:
+            store = self.store()
+            handle = store.put(
+                data,
+                content_type=res.content_type,
+                compressor=comp.content_type,
+                tokens_before=res.tokens_before,
+                tokens_after=res.tokens_after,
+                metadata=meta.recovery_metadata,
+            )
+        except BudgetExceeded:
+            return self._failed(data, res, "cave_ccr_budget_exceeded")
+        except CaveError:
+            return self._failed(data, res, "cave_ccr_unavailable")
+        except Exception:
+            return self._failed(data, res, "cave_ccr_unavailable")
+        res.recovery_handle = handle
+        return res
+
+    @staticmethod
+    def _failed(data: bytes, res: Result, code: str) -> Result:
+        return Result(data, res.content_type, res.tokens_before, res.tokens_before, res.token_count_basis, error=code)
+
+    def simulate(self, data: bytes, *, type: str | None = None, query: str = "", mode: str = MODE_COMPRESS) -> SimResult:  # noqa: A002
+        """Dry run: same figures as :meth:`compress`, no store write."""
+        res, comp, cls, meta = self._run(bytes(data), type, query or "", mode, need_store=False, external=False)
+        sim = SimResult(res.content_type, res.tokens_before, res.tokens_after, res.token_count_basis)
+        if comp is None:
+            return sim
+        sim.compressor = comp.content_type
+        sim.safety_class = cls.name
+        sim.ratio = res.ratio
+        sim.requires_ccr = cls.requires_ccr
+        sim.recoverable = not cls.requires_ccr or self._store is not None
+        sim.method = res.method
+        sim.lossless_to_model = res.lossless_to_model
+        sim.lossy = not res.lossless_to_model
+        return sim
+
+    # -- retrieve / stats --------------------------------------------------------------------
+    def retrieve(self, handle: str, query: str = "") -> bytes:
+        """The exact original behind ``handle`` (any of the ``ccr:`` forms agents use); with a
+        query, the BM25-narrowed view when it is strictly shorter."""
+        from ..store.ccr import normalize_handle
+
+        original = self.store().get(normalize_handle(handle))
+        if not query or not query.strip():
+            return original
+        from .narrow import narrow
+
+        try:
+            view = narrow(original, query)
+        except Exception:
+            view = None
+        if view is not None and len(view) < len(original):
+            return view
+        return original
+
+    def stats(self) -> dict:
+        if self._store is None and self._store_error is None:
+            return {"totals": {"count": 0, "tokens_before": 0, "tokens_after": 0, "ratio": 0}, "by_content_type": {}, "basis": "inferred"}
+        return self.store().summary()
+
+
+def _dispatch(comp, body: bytes, query: str):
+    """Call the compressor the way its capabilities ask (spec §1.6)."""
+    from ..compressors.base import Metadata
+
+    if getattr(comp, "reports_metadata", False):
+        got = comp.compress_with_metadata(body, query)
+        if got is None:
+            return None, None
+        out, meta = got
+        return out, meta or Metadata()
+    if query and getattr(comp, "accepts_query", False):
+        return comp.compress_query(body, query), Metadata()
+    return comp.compress(body), Metadata()
+
+
+def _registry_from_env() -> Registry:
+    """The default registry; ``CAVE_ENGINE_TOON=best-of`` swaps json for the best-of strategy."""
+    import os
+
+    if os.environ.get("CAVE_ENGINE_TOON", "").lower() == "best-of":
+        from .registry import Entry
+
+        reg = Registry(default_registry().entries())
+        reg.register(Entry("json", "cavemem.compressors.json_strategy:JSONStrategy"))
+        return reg
+    return default_registry()

@@ -1,0 +1,105 @@
+"""A strict RFC 4180 CSV reader with Go ``encoding/csv`` semantics (spec engine-core G13).
+
+Python's ``csv`` module is lenient and exposes no byte offsets; detection, query narrowing and
+the tabular compressor all need the strict rules and the exact original slice of each record.
+
+Rules: a bare ``"`` in an unquoted field is an error; after a closing quote only the delimiter or
+end of line may follow; ``""`` inside quotes is a quote; empty lines are skipped; quoted fields
+may hold newlines (``\\r\\n`` inside quotes becomes ``\\n``); ``\\r\\n`` line ends are accepted;
+the first record fixes the field count. Leading spaces are kept.
+"""
+
+from __future__ import annotations
+
+
+class CSVError(ValueError):
+    pass
+
+
+def read_records(text: str, delim: str = ",", *, check_width: bool = True) -> list[tuple[list[str], int]]:
+    """Parse ``text``; return ``[(fields, end_offset)]`` where ``end_offset`` is the index just
+    after the record's line ending. Raises :class:`CSVError`."""
+    out: list[tuple[list[str], int]] = []
+    n = len(text)
+    i = 0
+    width = -1
+    while i < n:
+        # skip empty lines (Go skips them, including "\r\n")
+        if text[i] == "\n":
+            i += 1
+            continue
+        if text[i] == "\r" and i + 1 < n and text[i + 1] == "\n":
+            i += 2
+            continue
+        fields, i = _read_record(text, i, delim)
+        if check_width:
+            if width < 0:
+                width = len(fields)
+            elif len(fields) != width:
+                raise CSVError("wrong number of fields")
+        out.append((fields, i))
+    return out
+
+
+def _read_record(text: str, i: int, delim: str) -> tuple[list[str], int]:
+    n = len(text)
+    fields: list[str] = []
+    while True:
+        if i < n and text[i] == '"':
+            # quoted field
+            i += 1
+            buf: list[str] = []
+            while True:
+                j = text.find('"', i)
+                if j < 0:
+                    raise CSVError("extraneous or missing \" in quoted-field")
+                buf.append(text[i:j])
+                i = j + 1
+                if i < n and text[i] == '"':
+                    buf.append('"')
+                    i += 1
+                    continue
+                break
+            field = "".join(buf).replace("\r\n", "\n")
+            fields.append(field)
+            if i >= n:
+                return fields, i
+            c = text[i]
+            if c == delim:
+                i += 1
+                continue
+            if c == "\n":
+                return fields, i + 1
+            if c == "\r" and i + 1 < n and text[i + 1] == "\n":
+                return fields, i + 2
+            if c == "\r" and i + 1 >= n:
+                return fields, i + 1
+            raise CSVError("extraneous or missing \" in quoted-field")
+        # unquoted field: up to delimiter or end of line
+        j = i
+        while j < n and text[j] != delim and text[j] != "\n":
+            j += 1
+        field = text[i:j]
+        end_line = j >= n or text[j] == "\n"
+        if end_line and field.endswith("\r"):
+            field = field[:-1]
+        if '"' in field:
+            raise CSVError('bare " in non-quoted-field')
+        fields.append(field)
+        if j >= n:
+            return fields, n
+        if text[j] == "\n":
+            return fields, j + 1
+        i = j + 1  # delimiter
+        if i >= n:
+            fields.append("")
+            return fields, n
+
+
+def sniff_delimiter(trimmed: str) -> str | None:
+    """TAB when the first line has more TABs than commas (and at least one), else comma;
+    None when the first line holds neither."""
+    first = trimmed.split("\n", 1)[0]
+    tabs, commas = first.count("\t"), first.count(",")
+    delim = "\t" if tabs >= 1 and tabs > commas else ","
+    return delim if delim in first else None

@@ -1,0 +1,54 @@
+"""Where cavemem keeps its files: ``~/.caveman`` unless the environment says otherwise.
+
+- ``CAVEMAN_HOME`` moves the whole directory (recovery store, memories, caches).
+- ``CAVEMAN_CCR_DB`` moves only the recovery-store file.
+- ``CAVEMAN_MEM_DB`` moves only the memory-store file.
+- ``CAVEMAN_CACHE_DIR`` moves only the cache (parsed token ranks), so test runs that use a fresh
+  home each time can share one cache.
+"""
+
+from __future__ import annotations
+
+import os
+
+from .errors import StoreUnavailable
+
+
+def home_dir() -> str:
+    env = os.environ.get("CAVEMAN_HOME", "")
+    if env.strip():
+        return os.path.abspath(os.path.expanduser(env))
+    home = os.path.expanduser("~")
+    if home == "~" or not home:
+        raise StoreUnavailable("cannot resolve home directory: $HOME is not set")
+    return os.path.join(home, ".caveman")
+
+
+def ensure_private_dir(path: str) -> str:
+    """Create ``path`` (and parents) with mode 0700 if missing; never chmods an existing dir."""
+    try:
+        os.makedirs(path, mode=0o700, exist_ok=True)
+    except OSError as exc:
+        raise StoreUnavailable(f"cannot create {path}: {exc.strerror or exc}") from exc
+    return path
+
+
+def ccr_db_path() -> str:
+    env = os.environ.get("CAVEMAN_CCR_DB", "")
+    if env:
+        return env
+    return os.path.join(ensure_private_dir(home_dir()), "ccr.db")
+
+
+def mem_db_path() -> str:
+    env = os.environ.get("CAVEMAN_MEM_DB", "")
+    if env:
+        return env
+    return os.path.join(ensure_private_dir(home_dir()), "mem.db")
+
+
+def cache_dir() -> str:
+    env = os.environ.get("CAVEMAN_CACHE_DIR", "")
+    if env.strip():
+        return os.path.abspath(os.path.expanduser(env))
+    return os.path.join(home_dir(), "cache")

@@ -1,0 +1,230 @@
+"""The one place that opens SQLite (spec engine-core §5.2, §5.7).
+
+Every database cavemem keeps goes through :func:`open_database`: the parent directory must not
+be writable by others (unless sticky), the file must be a regular file (no symlinks), file and
+WAL/SHM sidecars are 0600, WAL with a busy timeout, and schema migrations run under
+retry-on-busy. Failures become :class:`~cavemem.errors.StoreUnavailable` with a clear message.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import stat
+import threading
+import time
+from collections.abc import Callable, Sequence
+
+from ..errors import StoreUnavailable
+
+BUSY_TIMEOUT_MS = 5000
+MEMORY = ":memory:"
+
+# A migration is a list of SQL statements, or a callable taking the connection.
+Migration = Sequence[str] | Callable[[sqlite3.Connection], None]
+
+
+class Database:
+    """One serialized SQLite connection (autocommit) plus a lock for multi-statement work."""
+
+    def __init__(self, conn: sqlite3.Connection, path: str):
+        self.conn = conn
+        self.path = path
+        self.lock = threading.RLock()
+
+    def execute(self, sql: str, params: Sequence = ()) -> sqlite3.Cursor:
+        with self.lock:
+            return self.conn.execute(sql, params)
+
+    def transaction(self, immediate: bool = True) -> "_Tx":
+        return _Tx(self, immediate)
+
+    def close(self) -> None:
+        with self.lock:
+            self.conn.close()
+
+
+class _Tx:
+    """``with db.transaction():`` — BEGIN IMMEDIATE … COMMIT (ROLLBACK on error)."""
+
+    def __init__(self, db: Database, immediate: bool):
+        self.db = db
+        self.immediate = immediate
+
+    def __enter__(self) -> sqlite3.Connection:
+        self.db.lock.acquire()
+        try:
+            self.db.conn.execute("BEGIN IMMEDIATE" if self.immediate else "BEGIN")
+        except BaseException:
+            self.db.lock.release()
+            raise
+        return self.db.conn
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        try:
+            if exc_type is None:
+                self.db.conn.execute("COMMIT")
+            else:
+                try:
+                    self.db.conn.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass
+        finally:
+            self.db.lock.release()
+
+
+def _check_parent(path: str) -> str:
+    """Return the canonical path (resolved parent + base name) after the parent checks."""
+    parent = os.path.dirname(os.path.abspath(path)) or "."
+    try:
+        resolved = os.path.realpath(parent, strict=True)
+    except (OSError, TypeError) as exc:
+        raise StoreUnavailable(f"resolve sqlite parent {parent!r}: {getattr(exc, 'strerror', None) or exc}") from exc
+    try:
+        st = os.stat(resolved)
+    except OSError as exc:
+        raise StoreUnavailable(f"inspect sqlite parent {resolved!r}: {exc.strerror or exc}") from exc
+    if not stat.S_ISDIR(st.st_mode):
+        raise StoreUnavailable(f'sqlite parent "{resolved}" must be a directory')
+    if st.st_mode & 0o022 and not st.st_mode & stat.S_ISVTX:
+        raise StoreUnavailable(f'sqlite parent "{resolved}" is group/world writable')
+    return os.path.join(resolved, os.path.basename(path))
+
+
+def _secure_file(path: str, create: bool, label: str) -> None:
+    """Create (0600, exclusive) or verify a regular non-symlink file and chmod it 0600."""
+    if create:
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+            os.close(fd)
+            return
+        except FileExistsError:
+            pass  # raced with another process: verify it like any existing file
+        except OSError as exc:
+            raise StoreUnavailable(f'secure sqlite "{path}": {exc.strerror or exc}') from exc
+    try:
+        lst = os.lstat(path)
+    except FileNotFoundError:
+        if label == "sidecar":
+            return  # a sidecar that vanished is fine
+        raise StoreUnavailable(f'secure sqlite "{path}": file disappeared')
+    except OSError as exc:
+        raise StoreUnavailable(f'secure sqlite {label} "{path}": {exc.strerror or exc}') from exc
+    if not stat.S_ISREG(lst.st_mode):
+        raise StoreUnavailable(f'secure sqlite {label} "{path}": refusing non-regular file')
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_NOFOLLOW)
+    except FileNotFoundError:
+        if label == "sidecar":
+            return
+        raise StoreUnavailable(f'secure sqlite "{path}": file disappeared')
+    except OSError as exc:
+        raise StoreUnavailable(f'secure sqlite {label} "{path}": {exc.strerror or exc}') from exc
+    try:
+        st = os.fstat(fd)
+        if (st.st_dev, st.st_ino) != (lst.st_dev, lst.st_ino):
+            raise StoreUnavailable(f'secure sqlite {label} "{path}": file changed while opening')
+        if stat.S_IMODE(st.st_mode) != 0o600:
+            os.fchmod(fd, 0o600)
+    finally:
+        os.close(fd)
+
+
+def _secure_all(canonical: str) -> None:
+    _secure_file(canonical, create=not os.path.lexists(canonical), label="file")
+    for suffix in ("-wal", "-shm"):
+        side = canonical + suffix
+        if os.path.lexists(side):
+            _secure_file(side, create=False, label="sidecar")
+
+
+def is_busy(exc: BaseException) -> bool:
+    text = str(exc)
+    return "database is locked" in text or "SQLITE_BUSY" in text
+
+
+def retry_on_busy(fn: Callable[[], object], budget_s: float = 5.0, max_attempts: int = 40, sleep=time.sleep, clock=time.monotonic):
+    """Run ``fn`` until it stops failing with "database is locked" (spec §5.7)."""
+    deadline = clock() + budget_s
+    attempt = 0
+    while True:
+        try:
+            return fn()
+        except sqlite3.OperationalError as exc:
+            if not is_busy(exc):
+                raise
+            attempt += 1
+            left = deadline - clock()
+            if attempt >= max_attempts or left <= 0:
+                raise
+            sleep(min(0.025 * attempt, left))
+            if clock() >= deadline:
+                raise
+
+
+def _migrate(conn: sqlite3.Connection, migrations: Sequence[Migration]) -> None:
+    """Apply migrations past ``PRAGMA user_version`` in one write transaction each."""
+
+    def step() -> None:
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version > len(migrations):
+            raise StoreUnavailable(
+                f"database schema version {version} is newer than this cavemem ({len(migrations)}); upgrade cavemem"
+            )
+        if version == len(migrations):
+            return
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            for i in range(version, len(migrations)):
+                mig = migrations[i]
+                if callable(mig):
+                    mig(conn)
+                else:
+                    for sql in mig:
+                        conn.execute(sql)
+                conn.execute(f"PRAGMA user_version = {i + 1}")
+            conn.execute("COMMIT")
+        except BaseException:
+            try:
+                conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
+            raise
+
+    retry_on_busy(step)
+
+
+def open_database(path: str, migrations: Sequence[Migration], *, synchronous: str = "FULL") -> Database:
+    """Open (creating if needed) the database at ``path`` with cavemem's safety rules.
+
+    ``path`` may be ``":memory:"`` for an ephemeral database (tests, evals)."""
+    if not path or not path.strip():
+        raise StoreUnavailable("ccr sqlite path is required")
+    if path == MEMORY:
+        canonical = MEMORY
+    else:
+        canonical = _check_parent(path)
+        _secure_all(canonical)
+    try:
+        conn = sqlite3.connect(
+            canonical, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False
+        )
+    except sqlite3.Error as exc:
+        raise StoreUnavailable(f"open sqlite {canonical!r}: {exc}") from exc
+    try:
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        if canonical != MEMORY:
+            retry_on_busy(lambda: conn.execute("PRAGMA journal_mode = WAL").fetchone())
+        conn.execute(f"PRAGMA synchronous = {synchronous}")
+        conn.execute("PRAGMA foreign_keys = ON")
+        _migrate(conn, migrations)
+    except StoreUnavailable:
+        conn.close()
+        raise
+    except sqlite3.Error as exc:
+        conn.close()
+        raise StoreUnavailable(f"migrate sqlite {canonical!r}: {exc}") from exc
+    if canonical != MEMORY:
+        _secure_all(canonical)
+    return Database(conn, canonical)

@@ -1,0 +1,72 @@
+"""Shared test fixtures: every test gets its own CAVEMAN_HOME; the token-rank cache is shared
+across the session so subprocess CLI calls do not rebuild it each time."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+SHARED = REPO.parent / "shared"
+CAVEMAN_EVALS = SHARED / "corpus" / "caveman-evals"
+BIN = Path(sys.executable).parent
+
+
+@pytest.fixture(scope="session")
+def token_cache_dir(tmp_path_factory) -> Path:
+    d = tmp_path_factory.mktemp("token-cache")
+    return d
+
+
+@pytest.fixture(autouse=True)
+def cave_home(tmp_path, monkeypatch, token_cache_dir) -> Path:
+    home = tmp_path / "caveman-home"
+    home.mkdir(mode=0o700)
+    monkeypatch.setenv("CAVEMAN_HOME", str(home))
+    monkeypatch.setenv("CAVEMAN_CACHE_DIR", str(token_cache_dir))
+    for var in ("CAVEMAN_CCR_DB", "CAVEMAN_CCR_MAX_BYTES", "CAVEMAN_MEM_DB", "CAVE_ENGINE_TOON"):
+        monkeypatch.delenv(var, raising=False)
+    return home
+
+
+def _exe(name: str) -> list[str]:
+    script = BIN / name
+    if script.exists():
+        return [str(script)]
+    module = {"cavemem": "cavemem", "caveman-engine": "cavemem.cli.engine_cli"}[name]
+    return [sys.executable, "-m", module]
+
+
+class CLIResult:
+    def __init__(self, proc: subprocess.CompletedProcess):
+        self.rc = proc.returncode
+        self.stdout: bytes = proc.stdout
+        self.stderr: bytes = proc.stderr
+
+    @property
+    def report(self) -> dict:
+        """The last stderr line parsed as JSON."""
+        import json
+
+        return json.loads(self.stderr.decode().strip().splitlines()[-1])
+
+    def __repr__(self) -> str:
+        return f"CLIResult(rc={self.rc}, stdout={self.stdout[:200]!r}, stderr={self.stderr[:400]!r})"
+
+
+@pytest.fixture
+def run_cli():
+    """run_cli("cavemem", "compress", input=b"...", env={...}) -> CLIResult"""
+
+    def run(prog: str, *args: str, input: bytes = b"", env: dict | None = None, timeout: float = 60) -> CLIResult:
+        full_env = dict(os.environ)
+        if env:
+            full_env.update(env)
+        proc = subprocess.run(_exe(prog) + list(args), input=input, capture_output=True, env=full_env, timeout=timeout)
+        return CLIResult(proc)
+
+    return run
