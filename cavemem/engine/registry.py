@@ -30,7 +30,11 @@ class Entry:
 DEFAULT_ENTRIES: tuple[Entry, ...] = (
     Entry("json", "cavemem.compressors.json_elision:JSONCompressor"),
     Entry("log", "cavemem.compressors.log:LogCompressor"),
+    Entry("code", "cavemem.compressors.code:CodeCompressor"),
+    Entry("diff", "cavemem.compressors.diff:DiffCompressor"),
+    Entry("search-result", "cavemem.compressors.search_result:SearchResultCompressor"),
     Entry("text", "cavemem.compressors.text:TextCompressor"),
+    Entry("html", "cavemem.compressors.html:HTMLCompressor"),
 )
 
 
