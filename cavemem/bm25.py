@@ -35,10 +35,10 @@ def _is_token_char(c: str) -> bool:
 
 
 def _lower(text: str) -> str:
-    """Per-character simple lowercasing (Go strings.ToLower), no context rules."""
-    if text.isascii():
-        return text.lower()
-    return "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
+    """Per-character simple lowercasing (Go strings.ToLower, G20): U+0130 becomes ``i``."""
+    from .gocompat import go_lower
+
+    return go_lower(text)
 
 
 def tokenize(text: str) -> list[str]:

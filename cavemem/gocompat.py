@@ -28,6 +28,16 @@ def trim_space_bytes(b: bytes) -> bytes:
     return go_text_preserving(b).strip(GO_SPACE).encode("utf-8", "surrogateescape")
 
 
+def go_lower(s: str) -> str:
+    """strings.ToLower (G20): simple per-rune lowercasing. Python's ``str.lower`` differs only for
+    U+0130 (full mapping gives two runes; Go gives ``i``) and for the final-sigma context rule."""
+    if s.isascii():
+        return s.lower()
+    if "\u0130" not in s and "\u03a3" not in s:
+        return s.lower()
+    return "".join("i" if c == "\u0130" else c.lower() for c in s)
+
+
 def fields(s: str) -> list[str]:
     """strings.Fields: split on runs of Go white space."""
     return [f for f in _FIELDS_RE.split(s) if f]

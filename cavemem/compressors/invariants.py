@@ -1,0 +1,364 @@
+"""Class-invariant summaries for elision markers (spec engine-compressors §2.4).
+
+A marker may state facts computed from *exactly* the units it replaces — constants
+(``all state=ok``), small enums (``status: ok×11 stale×2``), id coverage
+(``order_id: ord-004..ord-009 all 6 present``) and numeric ranges (``range id=3..9``) — so the
+model can answer from the compressed view instead of retrieving. Every unit contributes a list
+of ``(name, value)`` fields through one of the extractors below; anything doubtful (secrets,
+long or control-laden values, a unit with no fields at all) makes the summary say less, never
+something wrong.
+
+Aggregation works per field on whole value columns (sets, ``dict.fromkeys``, ``Counter``) so a
+run of 100 000 units costs a few passes at C speed rather than per-value Python bookkeeping.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from ..gocompat import loads_verbatim, parse_float, trim_space
+
+MAX_BYTES = 160
+MAX_SHARE_DEN = 4
+MIN_BUDGET = 96
+MIN_ELIDE_UNITS = 3
+MIN_UNITS = 2
+MAX_VALUE_BYTES = 40
+MAX_NAME_BYTES = 32
+MAX_FIELDS_PER_UNIT = 24
+MAX_TRACKED_FIELDS = 48
+MAX_ENUM_VALUES = 5
+MAX_ENUM_VALUE_BYTES = 24
+MAX_COVERAGE_VALUES = 4096
+MAX_DENSE_DIGITS = 18
+MIN_COVERAGE_VALUES = 2
+MAX_COVERAGE_ENTRIES = 2
+ABSENT = "absent"
+TIMES = "\u00d7"
+
+ELISION_NOTE_PREFIX = "\u2026 caveman: elided "
+ELISION_NOTE_MIN_ELIDED_BYTES = 4096
+
+_SENSITIVE_NAME = re.compile(r"secret|passw|token|api[_-]?key|authoriz|credential|cookie|session", re.I | re.ASCII)
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+_LOGFMT = re.compile(
+    r"""(?:^|[\t\n\f\r ,\[{(])([A-Za-z_][A-Za-z0-9_.\-]*)=(?:"([^"]*)"|'([^']*)'|([^\t\n\f\r ,\]})]+))"""
+)
+_TRAILING_DIGITS = re.compile(r"[0-9]+\Z")
+# Plain decimal literals: when every value of a column matches, float() agrees with ParseFloat.
+_SIMPLE_DECIMALS = re.compile(r"(?:[+-]?[0-9]+(?:\.[0-9]+)?\n)*")
+
+Fields = dict  # name -> value, first occurrence within the unit wins, insertion ordered
+
+
+def elision_note(unit: str) -> str:
+    """The one-per-payload contract note; ``unit`` is ``lines``, ``rows`` or ``elements``."""
+    return (
+        f"{ELISION_NOTE_PREFIX}{unit} resemble shown {unit} and match the stated invariants \u2014 "
+        "answer from this view; if you truly cannot, one broad caveman_retrieve \u2026"
+    )
+
+
+def worth_eliding(unit_count: int, marker_bytes: int, elided_bytes: int, summary: str) -> bool:
+    """Runs of ≥ 3 units are always elided; 1–2 units only when the marker says something and
+    costs at most half of what it hides."""
+    if unit_count >= MIN_ELIDE_UNITS:
+        return True
+    return summary != "" and 2 * marker_bytes <= elided_bytes
+
+
+def summary_budget(elided_bytes: int) -> int:
+    """Bytes a summary may take: a quarter of the hidden bytes, at least 96, at most half, ≤ 160."""
+    if elided_bytes <= 0:
+        return MAX_BYTES
+    b = max(elided_bytes // MAX_SHARE_DEN, MIN_BUDGET)
+    b = min(b, elided_bytes // 2)
+    return min(b, MAX_BYTES)
+
+
+def _blen(s: str) -> int:
+    return len(s) if s.isascii() else len(s.encode("utf-8", "surrogatepass"))
+
+
+# -- field extractors ------------------------------------------------------------------------
+
+
+def _scalar_text(v) -> str | None:
+    if isinstance(v, str):  # Number is a str subclass holding the literal text
+        return v or None
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    return None  # null, objects, arrays
+
+
+def object_fields(value) -> Fields:
+    """Top-level scalar members of a JSON object, keys in sorted (byte) order, at most 24."""
+    out: Fields = {}
+    if not isinstance(value, dict) or not value:
+        return out
+    for key in sorted(value):
+        text = _scalar_text(value[key])
+        if text is None:
+            continue
+        out[key] = text
+        if len(out) >= MAX_FIELDS_PER_UNIT:
+            break
+    return out
+
+
+def logfmt_fields(line: str) -> Fields:
+    """``key=value`` pairs (quoted values unwrapped, empty values skipped), first 24 matches."""
+    out: Fields = {}
+    if "=" not in line:
+        return out
+    for n, (key, dq, sq, bare) in enumerate(_LOGFMT.findall(line)):
+        if n >= MAX_FIELDS_PER_UNIT:
+            break
+        value = dq or sq or bare
+        if value and key not in out:
+            out[key] = value
+    return out
+
+
+def line_fields(line: str) -> Fields:
+    """A log line's fields: a one-line JSON object's scalar members, else logfmt pairs."""
+    t = trim_space(line)
+    if len(t) > 1 and t[0] == "{" and t[-1] == "}":
+        try:
+            fields = object_fields(loads_verbatim(t))
+        except ValueError:
+            fields = {}
+        if fields:
+            return fields
+    return logfmt_fields(line)
+
+
+def row_fields(header: list[str], row: list[str]) -> Fields:
+    """Cells paired with header names by column (first 24 columns), both trimmed; empty skipped."""
+    out: Fields = {}
+    for name, value in zip(header[:MAX_FIELDS_PER_UNIT], row[:MAX_FIELDS_PER_UNIT]):
+        name, value = trim_space(name), trim_space(value)
+        if name and value and name not in out:
+            out[name] = value
+    return out
+
+
+# -- value predicates ------------------------------------------------------------------------
+
+
+def value_usable(v: str) -> bool:
+    if not v or _blen(v) > MAX_VALUE_BYTES or "caveman" in v or "\u2026" in v or _CONTROL.search(v):
+        return False
+    try:
+        v.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: not valid UTF-8
+        return False
+    return True
+
+
+def enum_value_usable(v: str) -> bool:
+    return value_usable(v) and _blen(v) <= MAX_ENUM_VALUE_BYTES and " " not in v and "\t" not in v
+
+
+# -- aggregation -----------------------------------------------------------------------------
+
+
+class _Entry:
+    __slots__ = ("kind", "text", "selected")
+
+    def __init__(self, kind: str, text: str):
+        self.kind = kind
+        self.text = text
+        self.selected = True
+
+
+def _numeric_extrema(distinct: list[str]) -> tuple[str, str] | None:
+    """(min, max) original strings if every value parses as a Go float, else None.
+
+    Values are visited in first-seen order with strict comparisons, exactly like the streaming
+    definition (repeats of one string can never move an extremum)."""
+    joined = "\n".join(distinct) + "\n"
+    if joined.count("\n") == len(distinct) and _SIMPLE_DECIMALS.fullmatch(joined):
+        nums = list(map(float, distinct))
+        if any(x in (float("inf"), float("-inf")) for x in nums):
+            return None
+    else:
+        nums = []
+        for s in distinct:
+            x = parse_float(s)
+            if x is None:
+                return None
+            nums.append(x)
+    lo = hi = 0
+    lo_v = hi_v = nums[0]
+    for i in range(1, len(nums)):
+        x = nums[i]
+        if x < lo_v:
+            lo, lo_v = i, x
+        elif x > hi_v:
+            hi, hi_v = i, x
+    return distinct[lo], distinct[hi]
+
+
+def _enumerate_field(name: str, values: list[str], distinct: list[str], absent: int, n_units: int) -> _Entry | None:
+    if not distinct or len(distinct) > MAX_ENUM_VALUES:  # a 6th distinct value: too wide
+        return None
+    for v in distinct:
+        if v == ABSENT or not enum_value_usable(v):
+            return None
+    if len(distinct) + (1 if absent > 0 else 0) > MAX_ENUM_VALUES:
+        return None
+    counts = Counter(values)
+    buckets = sorted(((v, counts[v]) for v in distinct), key=lambda b: -b[1])  # stable: first-seen ties
+    if absent > 0:
+        buckets.append((ABSENT, absent))
+    if all(c == 1 for _, c in buckets):
+        return None  # an identifier, not an enum
+    weak = 2 * len(buckets) >= n_units
+    text = name + ": " + " ".join(f"{v}{TIMES}{c}" for v, c in buckets)
+    return _Entry("enumWeak" if weak else "enum", text)
+
+
+def _dense_range(distinct: list[str]) -> tuple[str, str] | None:
+    """(LOW, HIGH) when the values are one prefix + same-width digit runs covering a full range."""
+    prefix = width = None
+    nums = []
+    for v in distinct:
+        m = _TRAILING_DIGITS.search(v)
+        if m is None:
+            return None
+        digits = m.group(0)
+        if len(digits) > MAX_DENSE_DIGITS:
+            return None
+        p = v[: m.start()]
+        if prefix is None:
+            prefix, width = p, len(digits)
+        elif p != prefix or len(digits) != width:
+            return None
+        nums.append(int(digits))
+    lo, hi = min(nums), max(nums)
+    if hi - lo + 1 != len(distinct):
+        return None
+    return distinct[nums.index(lo)], distinct[nums.index(hi)]
+
+
+def _coverage_entry(name: str, distinct: list[str], absent: int) -> _Entry | None:
+    lo, hi = min(distinct), max(distinct)  # code-point order == UTF-8 byte order
+    if len(distinct) < MIN_COVERAGE_VALUES or lo == hi:
+        return None
+    if absent == 0:
+        dense = _dense_range(distinct)
+        if dense is not None:
+            return _Entry("coverageDense", f"{name}: {dense[0]}..{dense[1]} all {len(distinct)} present")
+    text = f"{name}: {len(distinct)} distinct, {lo}..{hi}"
+    if absent > 0:
+        text += f", {ABSENT}{TIMES}{absent}"
+    return _Entry("coverage", text)
+
+
+def _coverage_usable(values: list[str], distinct: list[str]) -> bool:
+    if len(distinct) > MAX_COVERAGE_VALUES:
+        return False
+    if len(distinct) == MAX_COVERAGE_VALUES and values.index(distinct[-1]) < len(values) - 1:
+        return False  # a value arrived while the set was already full
+    for v in distinct:
+        if v == ABSENT or not enum_value_usable(v):
+            return False
+    return True
+
+
+def _collect(units) -> tuple[int, dict[str, list[str]]] | None:
+    """Per-field value columns (first 48 names), or None when there are < 2 units or any unit
+    has no fields. ``units`` may be a lazy iterable: the scan stops at the first empty unit."""
+    cols: dict[str, list[str]] = {}
+    n = 0
+    for fields in units:
+        if not fields:
+            return None
+        n += 1
+        for name, value in fields.items():
+            col = cols.get(name)
+            if col is None:
+                if len(cols) >= MAX_TRACKED_FIELDS:
+                    continue
+                col = cols[name] = []
+            col.append(value)
+    if n < MIN_UNITS:
+        return None
+    return n, cols
+
+
+def _build_entries(n: int, cols: dict[str, list[str]]) -> list[_Entry]:
+    entries: list[_Entry] = []
+    coverage_count = 0
+    for name, values in cols.items():
+        if not name or _blen(name) > MAX_NAME_BYTES or _SENSITIVE_NAME.search(name):
+            continue
+        seen = len(values)
+        distinct = list(dict.fromkeys(values))
+        if seen == n and len(distinct) == 1:
+            if value_usable(distinct[0]):
+                entries.append(_Entry("constant", f"{name}={distinct[0]}"))
+            continue
+        if seen == n:
+            ext = _numeric_extrema(distinct)
+            if ext is not None and ext[0] != ext[1]:
+                if value_usable(ext[0]) and value_usable(ext[1]):
+                    entries.append(_Entry("range", f"{name}={ext[0]}..{ext[1]}"))
+                continue
+        entry = _enumerate_field(name, values, distinct, n - seen, n)
+        if entry is None and coverage_count < MAX_COVERAGE_ENTRIES and _coverage_usable(values, distinct):
+            entry = _coverage_entry(name, distinct, n - seen)
+            if entry is not None:
+                coverage_count += 1
+        if entry is not None:
+            entries.append(entry)
+    return entries
+
+
+def _render(entries: list[_Entry]) -> str:
+    sel = [e for e in entries if e.selected]
+    parts = []
+    consts = [e.text for e in sel if e.kind == "constant"]
+    if consts:
+        parts.append("all " + " ".join(consts))
+    parts.extend(e.text for e in sel if e.kind in ("enum", "enumWeak", "coverage", "coverageDense"))
+    ranges = [e.text for e in sel if e.kind == "range"]
+    if ranges:
+        parts.append("range " + " ".join(ranges))
+    return "; ".join(parts)
+
+
+_SHED_ORDER = ("enumWeak", "range", "coverage", "constant", "coverageDense", "enum")
+
+
+def _fit(entries: list[_Entry], budget: int) -> str:
+    """Render, shedding one entry at a time (least valuable kind first, last one of that kind)
+    until the summary fits the budget."""
+    while True:
+        text = _render(entries)
+        if _blen(text) <= budget:
+            return text
+        for kind in _SHED_ORDER:
+            victim = next((e for e in reversed(entries) if e.selected and e.kind == kind), None)
+            if victim is not None:
+                victim.selected = False
+                break
+        else:  # pragma: no cover - nothing selected renders as "" which always fits
+            return ""
+
+
+def summarize_elided(units, elided_bytes: int) -> str:
+    """The invariant summary of the elided ``units`` (an iterable of field dicts), or ``""``."""
+    got = _collect(units)
+    if got is None:
+        return ""
+    n, cols = got
+    entries = _build_entries(n, cols)
+    if not entries:
+        return ""
+    return _fit(entries, summary_budget(elided_bytes))
+

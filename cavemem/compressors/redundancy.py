@@ -1,0 +1,183 @@
+"""Redundancy gate (spec engine-compressors §2.3, ``keepNonRedundant``).
+
+After force-keeps and query keeps, a dropped unit is only allowed to stay dropped when some
+*class* already shown to the model covers ≥ 90 % of its vocabulary (digit runs masked to ``#``,
+so ``step 7 ok`` and ``step 12 ok`` are the same class). A unit that is not represented is
+promoted to kept and becomes a class itself. After 128 promotions the payload is treated as a
+document and nothing more is elided.
+
+Vocabularies are token *sets*; a verdict for one vocabulary never changes as classes are only
+ever added, which lets us cache verdicts per vocabulary (logs repeat a handful of shapes).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from ..gocompat import go_lower
+
+MAX_SEED_CLASSES = 64
+MAX_PROMOTIONS = 128
+MAX_VOCABULARY = 128
+COVERAGE = 0.9
+
+_ASCII_DIGIT_RUN = re.compile(r"[0-9]+")
+_ASCII_MASKED_TOKEN = re.compile(r"[a-z_#]+")
+_ASCII_TOKEN = re.compile(r"[0-9a-z_]+")
+
+
+class Vocabulary:
+    """A unit's distinct tokens and whether digit runs were masked (units with a letter)."""
+
+    __slots__ = ("tokens", "masked")
+
+    def __init__(self, tokens: frozenset, masked: bool):
+        self.tokens = tokens
+        self.masked = masked
+
+    def __eq__(self, other):
+        return isinstance(other, Vocabulary) and self.tokens == other.tokens and self.masked == other.masked
+
+    def __hash__(self):
+        return hash((self.tokens, self.masked))
+
+    def __repr__(self):
+        return f"Vocabulary({sorted(self.tokens)!r}, masked={self.masked})"
+
+
+def _first_distinct(tokens) -> list[str]:
+    """The first :data:`MAX_VOCABULARY` distinct tokens, in order of completion."""
+    out = list(dict.fromkeys(tokens))
+    return out[:MAX_VOCABULARY]
+
+
+def tokenize_reference(unit: str, mask: bool) -> list[str]:
+    """The spec's rune walk, written plainly (used for non-ASCII text and as the test oracle).
+
+    Lower-cased; a token is a run of letters, ``_`` and Nd digits; with ``mask`` every digit run
+    inside a token becomes one ``#``. Returns the first 128 distinct tokens in order."""
+    vocab: dict[str, None] = {}
+    cur: list[str] = []
+    in_digits = False
+    for c in go_lower(unit):
+        cat = unicodedata.category(c)
+        if cat == "Nd":
+            if mask:
+                if not in_digits:
+                    cur.append("#")
+            else:
+                cur.append(c)
+            in_digits = True
+        elif c == "_" or cat[0] == "L":
+            cur.append(c)
+            in_digits = False
+        else:
+            if cur:
+                vocab.setdefault("".join(cur))
+                cur = []
+            in_digits = False
+        if len(vocab) >= MAX_VOCABULARY:
+            return list(vocab)
+    if cur:
+        vocab.setdefault("".join(cur))
+    return list(vocab)[:MAX_VOCABULARY]
+
+
+def tokenize(unit: str, mask: bool) -> list[str]:
+    """Same result as :func:`tokenize_reference`, with a regex fast path for ASCII units."""
+    if not unit.isascii():
+        return tokenize_reference(unit, mask)
+    low = unit.lower()
+    if mask:
+        return _first_distinct(_ASCII_MASKED_TOKEN.findall(_ASCII_DIGIT_RUN.sub("#", low.replace("#", " "))))
+    return _first_distinct(_ASCII_TOKEN.findall(low))
+
+
+def unit_vocabulary(unit: str) -> Vocabulary:
+    """The masked profile when the unit has a token with a letter; otherwise the unmasked token
+    set (pure numbers are content: ``1973`` never matches ``1974``)."""
+    masked = tokenize(unit, True)
+    for tok in masked:
+        if tok != "#":  # any token other than a bare digit mask contains a letter or '_'
+            return Vocabulary(frozenset(masked), True)
+    return Vocabulary(frozenset(tokenize(unit, False)), False)
+
+
+def represented_by(v: Vocabulary, classes: list[Vocabulary]) -> bool:
+    """True when some class of the same masked kind holds at least 90 % of ``v``'s tokens."""
+    if not v.tokens:
+        return True
+    need = int(COVERAGE * len(v.tokens) + 0.999999)
+    toks = v.tokens
+    for c in classes:
+        if c.masked == v.masked and len(toks & c.tokens) >= need:
+            return True
+    return False
+
+
+class _ClassIndex:
+    """Classes split by masked flag, with verdict caching and last-hit-first scanning (the
+    verdict is the same as scanning in order: only *whether* a class matches counts)."""
+
+    def __init__(self):
+        self.by_kind: dict[bool, list[frozenset]] = {True: [], False: []}
+        self.represented: set[Vocabulary] = set()
+        self.last_hit: dict[bool, int] = {True: 0, False: 0}
+
+    def add(self, v: Vocabulary) -> None:
+        self.by_kind[v.masked].append(v.tokens)
+        self.represented.add(v)
+
+    def covers(self, v: Vocabulary) -> bool:
+        if not v.tokens or v in self.represented:
+            return True
+        need = int(COVERAGE * len(v.tokens) + 0.999999)
+        toks = v.tokens
+        classes = self.by_kind[v.masked]
+        start = self.last_hit[v.masked]
+        n = len(classes)
+        for j in range(n):
+            k = (start + j) % n
+            if len(toks & classes[k]) >= need:
+                self.last_hit[v.masked] = k
+                self.represented.add(v)
+                return True
+        return False
+
+
+def keep_non_redundant(units: list[str], keep: list[bool]) -> list[bool]:
+    """Promote dropped units whose vocabulary no shown class covers (in place; also returned)."""
+    kept = [i for i, k in enumerate(keep) if k]
+    if len(kept) == len(units):
+        return keep
+    step = len(kept) // MAX_SEED_CLASSES if len(kept) > MAX_SEED_CLASSES else 1
+    index = _ClassIndex()
+    vocab_of: dict[str, Vocabulary] = {}
+
+    def vocabulary(unit: str) -> Vocabulary:
+        v = vocab_of.get(unit)
+        if v is None:
+            v = vocab_of[unit] = unit_vocabulary(unit)
+        return v
+
+    seeded = 0
+    for pos in range(0, len(kept), step):
+        if seeded >= MAX_SEED_CLASSES:
+            break
+        index.add(vocabulary(units[kept[pos]]))
+        seeded += 1
+    promotions = 0
+    for i, unit in enumerate(units):
+        if keep[i]:
+            continue
+        if promotions >= MAX_PROMOTIONS:
+            keep[i] = True
+            continue
+        v = vocabulary(unit)
+        if index.covers(v):
+            continue
+        keep[i] = True
+        promotions += 1
+        index.add(v)
+    return keep
