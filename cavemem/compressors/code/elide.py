@@ -1,0 +1,160 @@
+"""Function-body elision over a tree-sitter parse (spec §3.3a steps 2–7, options §3.3c).
+
+Bodies are found with a tree-sitter query (the walk runs in C, so a 1 MB minified bundle or a
+100k-line file stays fast) and then filtered to the outermost functions, which reproduces the
+spec's "do not descend into a function whose body was claimed" walk. Replacements are byte
+splices; everything else — whitespace, comments, line endings, even undecodable bytes — stays
+byte-identical. The output must re-parse cleanly or the whole payload passes through.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+from ...gocompat import trim_space_bytes
+from .languages import COMMENT_TYPES, LANGUAGES, Deadline, LanguageSpec, load_language, parse
+
+# Directive comments survive comment removal (build constraints, cgo exports, TS references).
+DIRECTIVE_PREFIXES = (b"//go:", b"// +build", b"//+build", b"//export ", b"///")
+_NON_DOCSTRING_PREFIXES = (b"f", b"F", b"b", b"B")
+_DOCSTRING_PARENTS = ("module", "block")
+
+
+@dataclass(frozen=True)
+class CodeOptions:
+    """``remove_comments`` / ``remove_docstrings``: off by default (the registry keeps both)."""
+
+    remove_comments: bool = False
+    remove_docstrings: bool = False
+
+
+Replacement = tuple[int, int, bytes]  # (start byte, end byte, new bytes)
+
+_queries: dict[tuple[str, str], object] = {}
+_queries_lock = threading.Lock()
+
+
+def _query(lang_name: str, kind: str, types: tuple[str, ...], pattern: str):
+    """A cached query capturing every node of ``types`` present in the grammar (None if none)."""
+    key = (lang_name, kind)
+    if key in _queries:
+        return _queries[key]
+    import tree_sitter
+
+    language = load_language(lang_name)
+    present = [t for t in types if language.id_for_node_kind(t, True)]
+    query = None
+    if present:
+        query = tree_sitter.Query(language, pattern.format(alternatives=" ".join(f"({t})" for t in present)))
+    with _queries_lock:
+        _queries[key] = query
+    return query
+
+
+def _captured(query, root) -> list:
+    if query is None:
+        return []
+    import tree_sitter
+
+    nodes = []
+    for group in tree_sitter.QueryCursor(query).captures(root).values():
+        nodes.extend(group)
+    nodes.sort(key=lambda n: (n.start_byte, -n.end_byte))
+    return nodes
+
+
+def _ends_its_line(data: bytes, end: int) -> bool:
+    """True when only blanks follow ``end`` on its line (a line-comment elision is safe there)."""
+    nl = data.find(b"\n", end)
+    rest = data[end:] if nl < 0 else data[end:nl]
+    return not rest.strip(b" \t\r")
+
+
+def body_replacements(spec: LanguageSpec, data: bytes, root) -> list[Replacement]:
+    """Replace the body of every outermost function whose body type qualifies."""
+    query = _query(spec.name, "functions", spec.functions, "[{alternatives}] @fn")
+    marker = trim_space_bytes(spec.elision)
+    out: list[Replacement] = []
+    claimed_end = -1
+    for fn in _captured(query, root):
+        if fn.start_byte < claimed_end:
+            continue  # nested inside a function already claimed: covered by its replacement
+        body = fn.child_by_field_name("body")
+        if body is None or body.type not in spec.bodies:
+            continue  # e.g. an arrow function with an expression body: keep looking inside
+        claimed_end = fn.end_byte
+        start, end = body.start_byte, body.end_byte
+        if trim_space_bytes(data[start:end]) == marker:
+            continue  # already elided
+        if spec.elision_needs_line_end and not _ends_its_line(data, end):
+            continue
+        out.append((start, end, spec.elision))
+    return out
+
+
+def comment_replacements(spec: LanguageSpec, data: bytes, root) -> list[Replacement]:
+    query = _query(spec.name, "comments", COMMENT_TYPES, "[{alternatives}] @c")
+    out: list[Replacement] = []
+    for node in _captured(query, root):
+        text = trim_space_bytes(data[node.start_byte : node.end_byte])
+        if text.startswith(DIRECTIVE_PREFIXES):
+            continue
+        out.append((node.start_byte, node.end_byte, b""))
+    return out
+
+
+def docstring_replacements(spec: LanguageSpec, data: bytes, root) -> list[Replacement]:
+    query = _query(spec.name, "docstrings", ("expression_statement",), "[{alternatives}] @s")
+    out: list[Replacement] = []
+    for node in _captured(query, root):
+        if node.named_child_count != 1:
+            continue
+        string = node.named_child(0)
+        if string.type != "string" or data[string.start_byte : string.start_byte + 1].startswith(_NON_DOCSTRING_PREFIXES):
+            continue
+        parent = node.parent
+        if parent is None or parent.type not in _DOCSTRING_PARENTS or parent.named_child_count <= 1:
+            continue
+        if parent.named_child(0) != node:
+            continue
+        out.append((node.start_byte, node.end_byte, b""))
+    return out
+
+
+def splice(data: bytes, replacements: list[Replacement]) -> bytes:
+    """Apply replacements sorted by start (the wider one first on a tie), skipping overlaps."""
+    parts: list[bytes] = []
+    pos = 0
+    for start, end, new in sorted(replacements, key=lambda r: (r[0], -r[1])):
+        if start < pos:
+            continue
+        parts.append(data[pos:start])
+        parts.append(new)
+        pos = end
+    parts.append(data[pos:])
+    return b"".join(parts)
+
+
+def elide(lang_name: str, data: bytes, options: CodeOptions, deadline: Deadline) -> tuple[bool, bytes | None]:
+    """Try one grammar. Returns (parsed_cleanly, output); output None means nothing to emit."""
+    spec = LANGUAGES[lang_name]
+    tree = parse(lang_name, data, deadline)
+    if tree is None or tree.root_node.has_error:  # also an unavailable grammar or spent budget
+        return False, None
+    root = tree.root_node
+    try:
+        replacements = body_replacements(spec, data, root)
+        if options.remove_comments:
+            replacements += comment_replacements(spec, data, root)
+        if options.remove_docstrings:
+            replacements += docstring_replacements(spec, data, root)
+    except Exception:  # a query that cannot compile against an odd grammar build: fail closed
+        return True, None
+    if not replacements:
+        return True, None
+    out = splice(data, replacements)
+    check = parse(lang_name, out, deadline)
+    if check is None or check.root_node.has_error:
+        return True, None
+    return True, out

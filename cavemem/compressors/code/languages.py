@@ -1,0 +1,144 @@
+"""Per-language tables and lazy grammar loading for the code compressor (spec §3.3a).
+
+Each language names its grammar wheel, the node types that count as functions, the body node
+types that may be replaced, and the elision text that keeps the file parseable. Grammars come
+from the individual ``tree-sitter-<lang>`` wheels (never the language pack, which downloads at
+run time); ``tree_sitter`` itself is imported only when a code payload is actually compressed.
+"""
+
+from __future__ import annotations
+
+import importlib
+import threading
+import time
+from dataclasses import dataclass
+
+BRACE_ELISION = b"{ /* caveman: body elided */ }"
+PY_ELISION = b"..."
+# Ruby has neither braces nor an ellipsis statement; a comment is an empty, valid method body.
+RUBY_ELISION = b"# caveman: body elided"
+
+# The spec's function-like node types and replaceable body types, split per grammar so each
+# tree-sitter query only names node kinds its grammar has.
+_JS_FUNCTIONS = (
+    "function_declaration",
+    "method_definition",
+    "function",
+    "function_expression",
+    "generator_function_declaration",
+    "generator_function",
+    "arrow_function",
+)
+_JS_BODIES = ("statement_block", "try_statement")
+
+
+@dataclass(frozen=True)
+class LanguageSpec:
+    name: str
+    module: str  # the grammar wheel's module
+    factory: str  # its function returning the language pointer
+    functions: tuple[str, ...]
+    bodies: tuple[str, ...]
+    elision: bytes
+    # True when the elision text is a line comment: it may only replace a body that ends its line.
+    elision_needs_line_end: bool = False
+
+
+LANGUAGES: dict[str, LanguageSpec] = {
+    spec.name: spec
+    for spec in (
+        LanguageSpec("go", "tree_sitter_go", "language", ("function_declaration", "method_declaration", "func_literal"), ("block",), BRACE_ELISION),
+        LanguageSpec("python", "tree_sitter_python", "language", ("function_definition",), ("block", "try_statement"), PY_ELISION),
+        LanguageSpec("rust", "tree_sitter_rust", "language", ("function_item",), ("block",), BRACE_ELISION),
+        LanguageSpec(
+            "java",
+            "tree_sitter_java",
+            "language",
+            ("method_declaration", "constructor_declaration"),
+            ("block", "constructor_body", "try_statement"),
+            BRACE_ELISION,
+        ),
+        LanguageSpec("cpp", "tree_sitter_cpp", "language", ("function_definition",), ("compound_statement", "try_statement"), BRACE_ELISION),
+        LanguageSpec("c", "tree_sitter_c", "language", ("function_definition",), ("compound_statement",), BRACE_ELISION),
+        LanguageSpec("typescript", "tree_sitter_typescript", "language_typescript", _JS_FUNCTIONS, _JS_BODIES, BRACE_ELISION),
+        LanguageSpec("tsx", "tree_sitter_typescript", "language_tsx", _JS_FUNCTIONS, _JS_BODIES, BRACE_ELISION),
+        LanguageSpec("javascript", "tree_sitter_javascript", "language", _JS_FUNCTIONS, _JS_BODIES, BRACE_ELISION),
+        LanguageSpec("ruby", "tree_sitter_ruby", "language", ("method", "singleton_method"), ("body_statement",), RUBY_ELISION, True),
+    )
+}
+
+# Comment node types (for the comment-removal option).
+COMMENT_TYPES = ("comment", "line_comment", "block_comment")
+
+# Backstop against a pathological parse: all parses of one compress call share this budget.
+# Real code parses at several MB/s, so only adversarial input ever reaches it.
+PARSE_BUDGET_SECONDS = 4.0
+_READ_CHUNK = 1 << 16
+
+_cache: dict[str, object] = {}
+_cache_lock = threading.Lock()
+
+
+class GrammarUnavailable(Exception):
+    """The grammar wheel (or tree_sitter itself) is missing or incompatible."""
+
+
+def load_language(name: str):
+    """The ``tree_sitter.Language`` for ``name`` (cached); raises GrammarUnavailable."""
+    got = _cache.get(name)
+    if got is not None:
+        return got
+    spec = LANGUAGES[name]
+    with _cache_lock:
+        got = _cache.get(name)
+        if got is None:
+            try:
+                import tree_sitter
+
+                module = importlib.import_module(spec.module)
+                got = tree_sitter.Language(getattr(module, spec.factory)())
+            except Exception as exc:  # ImportError, ABI mismatch, missing factory
+                raise GrammarUnavailable(f"{name}: {exc}") from exc
+            _cache[name] = got
+    return got
+
+
+class Deadline:
+    """A wall-clock budget shared by the parses of one compress call."""
+
+    def __init__(self, seconds: float = PARSE_BUDGET_SECONDS):
+        self.end = time.monotonic() + seconds
+
+    def expired(self) -> bool:
+        return time.monotonic() > self.end
+
+
+def parse(name: str, data: bytes, deadline: Deadline):
+    """Parse ``data`` with grammar ``name``; None when the grammar is unavailable, the parse hit
+    an error, the budget ran out or tree-sitter gave no tree. Never raises. (A tree that is
+    returned may still contain errors tree-sitter reported late: callers check ``has_error``.)"""
+    try:
+        import tree_sitter
+
+        parser = tree_sitter.Parser(load_language(name))
+        view = memoryview(data)
+
+        size = len(data)
+
+        def read(offset: int, _point) -> bytes:
+            end = min(offset + _READ_CHUNK, size)
+            while end < size and data[end] & 0xC0 == 0x80:  # never split a UTF-8 sequence
+                end += 1
+            return bytes(view[offset:end])
+
+        def progress(_offset: int, has_error: bool) -> bool:
+            # Cancel as soon as an error shows up (the result would fail closed anyway, and
+            # error recovery on garbage is the slow path) or the budget is spent.
+            return has_error or deadline.expired()
+
+        tree = parser.parse(read, progress_callback=progress)
+    except Exception:  # GrammarUnavailable, cancelled parse ("Parsing failed"), anything else
+        return None
+    if tree is None or tree.root_node is None:
+        return None
+    return tree

@@ -1,0 +1,478 @@
+"""The ``code`` compressor (spec engine-compressors §3.3a/§3.3c, cases §7.3, fixtures §8)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+
+from cavemem.compressors.code import CodeCompressor, CodeOptions, sniff_languages
+from cavemem.compressors.code import languages as code_languages
+from cavemem.compressors.code.elide import elide
+from cavemem.engine.core import Engine
+from cavemem.store.ccr import open_ccr
+
+from conftest import CAVEMAN_EVALS
+
+ELIDED = b"{ /* caveman: body elided */ }"
+
+GO_DEMO = (
+    b'package demo\n\nimport "fmt"\n\n// Add sums two ints.\nfunc Add(a, b int) int {\n\ttotal := a + b\n'
+    b"\tfmt.Println(total)\n\treturn total\n}\n\nfunc Mul(a, b int) int {\n\treturn a * b\n}\n"
+)
+PY_SOURCE = (
+    b"import os\n\ndef add(a, b):\n    total = a + b\n    return total\n\nclass Calc:\n"
+    b"    def mul(self, a, b):\n        return a * b\n"
+)
+TS_SOURCE = b"""interface Point {
+  x: number;
+  y: number;
+}
+
+export function add(a: number, b: number): number {
+  const total = a + b;
+  console.log(total);
+  return total;
+}
+"""
+RUST_SOURCE = b"""use std::collections::HashMap;
+
+/// Process counts distinct items.
+pub fn process(items: Vec<String>) -> usize {
+    let mut seen = HashMap::new();
+    for item in items.iter() {
+        *seen.entry(item.clone()).or_insert(0) += 1;
+    }
+    seen.len()
+}
+"""
+JAVA_SOURCE = b"""import java.util.List;
+
+public class Processor {
+    private int count;
+
+    public Processor() {
+        this.count = 0;
+    }
+
+    public int process(List<String> items) {
+        int n = 0;
+        for (String s : items) {
+            n += s.length();
+        }
+        return n;
+    }
+}
+"""
+C_SOURCE = b"""#include <stdio.h>
+
+int process(int n) {
+    int total = 0;
+    for (int i = 0; i < n; i++) {
+        total += i;
+    }
+    printf("%d\\n", total);
+    return total;
+}
+"""
+CPP_SOURCE = b"""#include <string>
+#include <vector>
+
+namespace demo {
+int Process(const std::vector<std::string>& items) {
+    int total = 0;
+    for (const auto& s : items) {
+        total += static_cast<int>(s.size());
+    }
+    return total;
+}
+}  // namespace demo
+"""
+
+
+@pytest.fixture
+def code() -> CodeCompressor:
+    return CodeCompressor()
+
+
+# -- spec §7.3 ------------------------------------------------------------------------------------
+
+
+def test_go_demo_exact_output(code):
+    out = code.compress(GO_DEMO)
+    assert out == (
+        b'package demo\n\nimport "fmt"\n\n// Add sums two ints.\nfunc Add(a, b int) int { /* caveman: body elided */ }\n'
+        b"\nfunc Mul(a, b int) int { /* caveman: body elided */ }\n"
+    )
+    assert b"total := a + b" not in out
+    # idempotence: a second pass finds nothing to replace
+    assert code.compress(out) is None
+
+
+def test_python_exact_output(code):
+    out = code.compress(PY_SOURCE)
+    assert out == b"import os\n\ndef add(a, b):\n    ...\n\nclass Calc:\n    def mul(self, a, b):\n        ...\n"
+    assert code.compress(out) is None
+
+
+def test_typescript_keeps_signatures_and_interfaces(code):
+    out = code.compress(TS_SOURCE)
+    assert b"export function add(a: number, b: number): number { /* caveman: body elided */ }" in out
+    assert b"interface Point" in out and b"x: number" in out
+    assert b"console.log(total)" not in out
+
+
+@pytest.mark.parametrize(
+    "source, signature",
+    [
+        (RUST_SOURCE, b"pub fn process(items: Vec<String>) -> usize"),
+        (JAVA_SOURCE, b"public int process(List<String> items)"),
+        (C_SOURCE, b"int process(int n)"),
+        (CPP_SOURCE, b"int Process(const std::vector<std::string>& items)"),
+    ],
+)
+def test_brace_languages_elide_and_shrink(code, source, signature):
+    out = code.compress(source)
+    assert b"caveman: body elided" in out
+    assert signature + b" " + ELIDED in out
+    assert len(out) < len(source)
+
+
+def test_java_constructor_body_is_elided(code):
+    out = code.compress(JAVA_SOURCE)
+    assert b"public Processor() " + ELIDED in out
+    assert b"private int count;" in out
+
+
+def test_arrow_expression_bodies_kept_and_no_size_check(code):
+    # spec §3.3a step 8: the derived 3-line example grows from 90 to 120 bytes and is still ok
+    src = b"const f = (x) => x * 2;\nconst g = (x) => { return x * 2; };\nclass A { m() { return 1; } }\n"
+    assert len(src) == 90
+    out = code.compress(src)
+    assert out == (
+        b"const f = (x) => x * 2;\nconst g = (x) => " + ELIDED + b";\nclass A { m() " + ELIDED + b" }\n"
+    )
+    assert len(out) == 120
+
+
+def test_nested_functions_are_covered_by_the_outer_replacement(code):
+    src = b"function outer(a) {\n  function inner(b) {\n    return b + 1;\n  }\n  return inner(a);\n}\n"
+    assert code.compress(src) == b"function outer(a) " + ELIDED + b"\n"
+
+
+def test_function_in_default_parameter_is_not_descended_into(code):
+    # the walk never enters a claimed function, so a closure in its parameters stays verbatim
+    src = b"function f(cb = function () { return 1; }) {\n  return cb();\n}\n"
+    assert code.compress(src) == b"function f(cb = function () { return 1; }) " + ELIDED + b"\n"
+
+
+def test_already_elided_body_is_left_alone(code):
+    src = b"function a() { /* caveman: body elided */ }\nfunction b() {\n  return 2;\n}\n"
+    assert code.compress(src) == b"function a() { /* caveman: body elided */ }\nfunction b() " + ELIDED + b"\n"
+
+
+def test_malformed_input_fails_closed(code):
+    assert code.compress(b"this is not source code at all, just words") is None
+    assert code.compress(b"package x\nfunc broken( {\n") is None
+    assert code.compress(b"def broken(:\n    pass\n") is None
+
+
+def test_nothing_to_elide_fails_closed(code):
+    assert code.compress(b"const a = 1;\nlet b = a + 2;\n") is None
+    assert code.compress(b"package x\n\nfunc f() {\n\t/* caveman: body elided */\n}\n") is not None
+    assert code.compress(b"") is None
+
+
+def test_crlf_and_surrounding_bytes_untouched(code):
+    src = b"package demo\r\n\r\n// Add adds.\r\nfunc Add(a, b int) int {\r\n\treturn a + b\r\n}\r\n"
+    assert code.compress(src) == b"package demo\r\n\r\n// Add adds.\r\nfunc Add(a, b int) int " + ELIDED + b"\r\n"
+
+
+# -- options §3.3c ----------------------------------------------------------------------------------
+
+GO_WITH_DIRECTIVES = b"""//go:build linux
+// +build linux,amd64
+
+// PackageDoc describes the package.
+package demo
+
+import _ "embed"
+
+//go:embed banner.txt
+var banner string
+
+//go:generate stringer -type=Kind
+
+// Add adds.
+func Add(a, b int) int {
+\treturn a + b // sum
+}
+"""
+
+
+def test_comment_removal_keeps_directives():
+    out = CodeCompressor(CodeOptions(remove_comments=True)).compress(GO_WITH_DIRECTIVES)
+    for kept in (b"//go:build linux", b"// +build linux,amd64", b"//go:embed banner.txt", b"//go:generate"):
+        assert kept in out
+    assert b"PackageDoc" not in out and b"// Add adds." not in out
+    assert b"func Add(a, b int) int " + ELIDED in out
+
+
+def test_default_keeps_comments(code):
+    out = code.compress(GO_WITH_DIRECTIVES)
+    assert b"// PackageDoc describes the package." in out and b"// Add adds." in out
+
+
+def test_docstring_removal():
+    src = b'"""Module docstring."""\n\nimport os\n\n\nclass Calc:\n    """Class docstring."""\n\n    def mul(self, a, b):\n        """Method docstring."""\n        return a * b\n'
+    out = CodeCompressor(CodeOptions(remove_docstrings=True)).compress(src)
+    assert b"docstring" not in out
+    assert out == b"\n\nimport os\n\n\nclass Calc:\n    \n\n    def mul(self, a, b):\n        ...\n"
+    # an f-string first statement is not a docstring
+    fsrc = b'f"""not a docstring {x}"""\nimport os\ndef g():\n    return 1\n'
+    assert CodeCompressor(CodeOptions(remove_docstrings=True)).compress(fsrc).startswith(b'f"""not a docstring {x}"""\n')
+    # a module whose only statement is a docstring stays unchanged
+    assert CodeCompressor(CodeOptions(remove_docstrings=True)).compress(b'"""only a docstring"""\n') is None
+
+
+# -- sniffing and grammar fallbacks ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "source, first",
+    [
+        (GO_DEMO, "go"),
+        (PY_SOURCE, "python"),
+        (RUST_SOURCE, "rust"),
+        (JAVA_SOURCE, "java"),
+        (C_SOURCE, "c"),
+        (CPP_SOURCE, "cpp"),
+        (TS_SOURCE, "typescript"),
+    ],
+)
+def test_sniff_follows_the_reference_order(source, first):
+    assert sniff_languages(source)[0] == first
+
+
+def test_sniff_unknown_content():
+    assert sniff_languages(b"just some words here") == ()
+
+
+def test_jsx_falls_back_to_tsx(code):
+    src = b'import React from "react";\n\nexport function Greeting({ name }) {\n  const upper = name.toUpperCase();\n  return <div className="greeting">Hello, {upper}!</div>;\n}\n'
+    assert sniff_languages(src)[:2] == ("typescript", "tsx")
+    assert code.compress(src) == b'import React from "react";\n\nexport function Greeting({ name }) ' + ELIDED + b"\n"
+
+
+def test_c_sniff_falls_back_to_cpp(code):
+    # a C++ reference parameter is a syntax error for the C grammar
+    src = b"#include <stdio.h>\nint add(int& a) {\n    a += 1;\n    return a;\n}\n"
+    assert sniff_languages(src)[:2] == ("c", "cpp")
+    assert elide("c", src, CodeOptions(), code_languages.Deadline()) == (False, None)
+    assert code.compress(src) == b"#include <stdio.h>\nint add(int& a) " + ELIDED + b"\n"
+
+
+def test_ruby_methods_elided_with_a_comment(code):
+    src = b"""class Greeter
+  # Says hello.
+  def greet(name)
+    msg = "hello #{name}"
+    puts msg
+  rescue StandardError => e
+    warn e.message
+  end
+
+  def self.build; new; end
+  def answer = 42
+end
+"""
+    assert sniff_languages(src)[-1] == "ruby"
+    out = code.compress(src)
+    assert out == b"""class Greeter
+  # Says hello.
+  def greet(name)
+    # caveman: body elided
+  end
+
+  def self.build; new; end
+  def answer = 42
+end
+"""
+
+
+def test_unavailable_grammar_fails_closed(monkeypatch, code):
+    broken = code_languages.LanguageSpec("go", "no_such_grammar_module", "language", ("function_declaration",), ("block",), ELIDED)
+    monkeypatch.setitem(code_languages.LANGUAGES, "go", broken)
+    monkeypatch.setattr(code_languages, "_cache", {})
+    assert code.compress(GO_DEMO) is None
+
+
+def test_spent_parse_budget_fails_closed():
+    spent = code_languages.Deadline(0.0)
+    time.sleep(0.001)
+    assert elide("go", GO_DEMO, CodeOptions(), spent) == (False, None)
+
+
+def test_tree_sitter_is_imported_lazily():
+    probe = "import sys, cavemem.compressors.code, cavemem.engine.registry; print('tree_sitter' in sys.modules)"
+    got = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert got.stdout.strip() == "False"
+
+
+# -- bad input --------------------------------------------------------------------------------------
+
+
+def _timed(code, data):
+    start = time.monotonic()
+    out = code.compress(data)
+    return out, time.monotonic() - start
+
+
+def test_minified_single_line_js_is_fast(code):
+    parts = []
+    i = 0
+    while sum(map(len, parts)) < 1 << 20:
+        parts.append(
+            b"function a%d(x){var t=x+%d;for(var k=0;k<t;k++){t^=k<<1}return t};var b%d=function(y){return y?[1,2].map(function(z){return z*%d}):null};"
+            % (i, i, i, i)
+        )
+        i += 1
+    js = b"".join(parts)
+    out, took = _timed(code, js)
+    assert took < 5
+    assert out is not None and b"\n" not in out and len(out) < len(js)
+    assert out.startswith(b"function a0(x)" + ELIDED + b";var b0=function(y)" + ELIDED + b";")
+
+
+def test_hundred_thousand_lines(code):
+    src = b"".join(b"def fn_%d(a, b):\n    x = a + b * %d\n    if x > 3:\n        return x\n    return -x\n" % (j, j) for j in range(20000))
+    assert src.count(b"\n") == 100000
+    out, took = _timed(code, src)
+    assert took < 5
+    assert out.count(b"\n") == 40000 and out.startswith(b"def fn_0(a, b):\n    ...\n")
+
+
+def test_binary_fails_closed_fast(code):
+    rnd = os.urandom(1 << 20)
+    assert _timed(code, rnd)[0] is None  # NUL bytes: binary
+    no_nul = rnd.replace(b"\x00", b"\x01")
+    out, took = _timed(code, b"function f() {" + no_nul + b"}")
+    assert out is None and took < 5
+    out, took = _timed(code, no_nul)
+    assert out is None and took < 5
+
+
+def test_mixed_encodings_are_spliced_byte_exactly(code):
+    # a Latin-1 byte in one comment, UTF-8 in a string, an invalid sequence in another string
+    src = b'package demo\n\n// caf\xe9 latin-1\nfunc A() string {\n\treturn "h\xc3\xa9llo \xff\xfe"\n}\n\nvar s = "\xe2\x82\xac"\n'
+    out = code.compress(src)
+    assert out == b'package demo\n\n// caf\xe9 latin-1\nfunc A() string ' + ELIDED + b'\n\nvar s = "\xe2\x82\xac"\n'
+
+
+def test_multibyte_text_across_read_chunks(code):
+    # the chunked reader must never split a UTF-8 sequence: same result as a plain parse
+    body = "    s = '" + "é漢😀" * 30000 + "'\n    return s\n"
+    src = ("def f():\n" + body + "\ndef g():\n    return 1\n").encode()
+    assert code.compress(src) == b"def f():\n    ...\n\ndef g():\n    ...\n"
+
+
+# -- through the engine: eval fixtures and numbered listings ----------------------------------------
+
+
+@pytest.fixture
+def engine():
+    e = Engine(store=open_ccr(":memory:"))
+    yield e
+    e.close()
+
+
+@pytest.mark.skipif(not CAVEMAN_EVALS.exists(), reason="caveman eval corpus not present")
+@pytest.mark.parametrize(
+    "name, lo, hi, needle",
+    [
+        ("sample.go", 0.40, 0.75, b"func Summarize"),
+        ("sample.py", 0.40, 0.80, b"def summarize"),
+        ("sample.ts", 0.40, 0.80, b"export function summarize"),
+    ],
+)
+def test_eval_fixtures_through_engine(engine, name, lo, hi, needle):
+    data = (CAVEMAN_EVALS / name).read_bytes()
+    res = engine.compress(data)
+    assert res.content_type == "code"
+    assert lo <= res.ratio <= hi
+    assert needle in res.output
+    assert b"caveman: body elided" in res.output or b"    ...\n" in res.output
+    assert engine.retrieve(res.recovery_handle) == data
+
+
+@pytest.mark.skipif(not CAVEMAN_EVALS.exists(), reason="caveman eval corpus not present")
+def test_eval_fixture_through_cli(run_cli):
+    data = (CAVEMAN_EVALS / "sample.py").read_bytes()
+    got = run_cli("cavemem", "compress", input=data)
+    assert got.rc == 0
+    assert got.report["content_type"] == "code"
+    assert 0.40 <= got.report["ratio"] <= 0.80
+    assert b"def summarize(items: List[Item]) -> Rollup:\n    ...\n" in got.stdout
+    back = run_cli("cavemem", "retrieve", got.report["recovery_handle"])
+    assert back.rc == 0 and back.stdout == data
+
+
+def _numbered(source: bytes, sep: bytes = b"\t") -> bytes:
+    lines = source.split(b"\n")
+    if lines[-1] == b"":
+        lines.pop()
+    return b"".join(b"%6d%s%s\n" % (i + 1, sep, line) for i, line in enumerate(lines))
+
+
+GO_LISTING_SOURCE = b"""package demo
+
+import "fmt"
+
+// Add sums two ints.
+func Add(a, b int) int {
+\ttotal := a + b
+\tfmt.Println("adding", a, b)
+\tfmt.Println("total", total)
+\treturn total
+}
+
+// Mul multiplies two ints.
+func Mul(a, b int) int {
+\tproduct := a * b
+\tfmt.Println("multiplying", a, b)
+\tfmt.Println("product", product)
+\treturn product
+}
+"""
+
+
+def test_numbered_go_listing_through_engine(engine):
+    listing = _numbered(GO_LISTING_SOURCE)
+    res = engine.compress(listing)
+    assert res.content_type == "code"
+    # spec §2.6: changed lines and blank lines take the number at the cursor, so the gutter has gaps
+    assert res.output == (
+        b"1\tpackage demo\n2\t\n3\timport \"fmt\"\n4\t\n5\t// Add sums two ints.\n"
+        b"6\tfunc Add(a, b int) int { /* caveman: body elided */ }\n6\t\n"
+        b"13\t// Mul multiplies two ints.\n14\tfunc Mul(a, b int) int { /* caveman: body elided */ }\n"
+    )
+    assert engine.retrieve(res.recovery_handle) == listing
+
+
+def test_numbered_python_listing_through_engine(engine):
+    source = (
+        b"import os\n\n\ndef load(path):\n    with open(path) as fh:\n        data = fh.read()\n"
+        b"    return data.splitlines()\n\n\ndef save(path, rows):\n    with open(path, 'w') as fh:\n"
+        b"        for row in rows:\n            fh.write(row + os.linesep)\n    return len(rows)\n"
+    )
+    listing = _numbered(source, b": ")
+    res = engine.compress(listing)
+    assert res.content_type == "code"
+    out_lines = res.output.split(b"\n")
+    assert b"4\tdef load(path):" in out_lines and b"10\tdef save(path, rows):" in out_lines
+    assert b"with open" not in res.output
+    assert all(line.split(b"\t", 1)[0].isdigit() for line in out_lines if line)
+    assert engine.retrieve(res.recovery_handle) == listing
