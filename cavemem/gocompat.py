@@ -40,10 +40,23 @@ def go_lower(s: str) -> str:
 
 def fields(s: str) -> list[str]:
     """strings.Fields: split on runs of Go white space."""
-    return [f for f in _FIELDS_RE.split(s) if f]
+    return [f for f in _rx("fields").split(s) if f]
 
 
-_FIELDS_RE = re.compile("[" + re.escape(GO_SPACE) + "]+")
+# Regexes are compiled on first use: this module sits on the hot CLI path.
+_PATTERNS = {
+    "fields": "[" + re.escape(GO_SPACE) + "]+",
+    "escape": '["\\\\\x00-\x1f<>&\u2028\u2029\ud800-\udfff]',
+    "escape_no_html": '["\\\\\x00-\x1f\u2028\u2029\ud800-\udfff]',
+}
+_COMPILED: dict[str, re.Pattern] = {}
+
+
+def _rx(name: str) -> re.Pattern:
+    pat = _COMPILED.get(name)
+    if pat is None:
+        pat = _COMPILED[name] = re.compile(_PATTERNS[name], re.ASCII if name.startswith(("dec", "hex")) else 0)
+    return pat
 
 
 # G8: converting bytes to text turns each invalid byte into one U+FFFD.
@@ -128,7 +141,6 @@ _ESCAPES = {
 }
 for _c in range(0x20):
     _ESCAPES.setdefault(chr(_c), "\\u%04x" % _c)
-_NEEDS_ESCAPE = re.compile('["\\\\\x00-\x1f<>&\u2028\u2029\ud800-\udfff]')
 
 
 def _escape_char(m: re.Match) -> str:
@@ -141,11 +153,8 @@ def _escape_char(m: re.Match) -> str:
 def go_quote(s: str, html_escape: bool = True) -> str:
     """Encode a string the way encoding/json does (G5)."""
     if html_escape:
-        return '"' + _NEEDS_ESCAPE.sub(_escape_char, s) + '"'
-    return '"' + _NEEDS_ESCAPE_NO_HTML.sub(_escape_char, s) + '"'
-
-
-_NEEDS_ESCAPE_NO_HTML = re.compile('["\\\\\x00-\x1f\u2028\u2029\ud800-\udfff]')
+        return '"' + _rx("escape").sub(_escape_char, s) + '"'
+    return '"' + _rx("escape_no_html").sub(_escape_char, s) + '"'
 
 
 def format_float(x: float) -> str:
@@ -173,7 +182,7 @@ def format_float(x: float) -> str:
         mant = mant.rstrip("0").rstrip(".")
     sign = "-" if exp.startswith("-") else "+"
     digits = exp.lstrip("+-").lstrip("0") or "0"
-    if len(digits) < 2:
+    if sign == "+" and len(digits) < 2:  # Go keeps two exponent digits, but writes e-7 not e-07
         digits = "0" + digits
     return f"{mant}e{sign}{digits}"
 
@@ -260,8 +269,8 @@ def marshal(value, *, indent: str | None = None, sort_keys: bool = True, html_es
 # ---------------------------------------------------------------------------------------------
 # G12: strconv.ParseFloat grammar
 
-_DEC_FLOAT = re.compile(r"[+-]?(?:\d(?:_?\d)*(?:\.(?:\d(?:_?\d)*)?)?|\.\d(?:_?\d)*)(?:[eE][+-]?\d(?:_?\d)*)?", re.ASCII)
-_HEX_FLOAT = re.compile(r"[+-]?0[xX](?:[0-9a-fA-F](?:_?[0-9a-fA-F])*(?:\.[0-9a-fA-F]*)?|\.[0-9a-fA-F]+)[pP][+-]?\d+", re.ASCII)
+_PATTERNS["dec_float"] = r"[+-]?(?:\d(?:_?\d)*(?:\.(?:\d(?:_?\d)*)?)?|\.\d(?:_?\d)*)(?:[eE][+-]?\d(?:_?\d)*)?"
+_PATTERNS["hex_float"] = r"[+-]?0[xX](?:[0-9a-fA-F](?:_?[0-9a-fA-F])*(?:\.[0-9a-fA-F]*)?|\.[0-9a-fA-F]+)[pP][+-]?\d+"
 _SPECIAL = {"inf", "+inf", "-inf", "infinity", "+infinity", "-infinity", "nan", "+nan", "-nan"}
 
 
@@ -272,12 +281,12 @@ def parse_float(s: str) -> float | None:
     low = s.lower()
     if low in _SPECIAL:
         return float(low.replace("infinity", "inf"))
-    if _DEC_FLOAT.fullmatch(s):
+    if _rx("dec_float").fullmatch(s):
         v = float(s.replace("_", ""))
         if v in (math.inf, -math.inf):
             return None  # out of range is an error in Go
         return v
-    if _HEX_FLOAT.fullmatch(s):
+    if _rx("hex_float").fullmatch(s):
         t = s.replace("_", "")
         sign = -1.0 if t.startswith("-") else 1.0
         t = t.lstrip("+-")

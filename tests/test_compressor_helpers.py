@@ -337,3 +337,25 @@ def test_summary_over_a_large_run_is_fast():
     got = summarize_elided(units, BIG)
     assert time.perf_counter() - t < 1.0
     assert got == "all level=INFO; svc: s-0\u00d750000 s-1\u00d750000 s-2\u00d750000 s-3\u00d750000; range id=0..199999 status=200..500"
+
+
+def test_bulk_shape_cache_gives_same_verdicts(monkeypatch):
+    import random
+
+    from cavemem.compressors import redundancy
+
+    rnd = random.Random(7)
+    words = ["alpha", "beta", "gamma", "delta", "eps", "zeta", "eta", "theta"]
+    units = []
+    for _ in range(900):
+        kind = rnd.random()
+        if kind < 0.1:
+            units.append(" ".join(str(rnd.randint(0, 3000)) for _ in range(3)))  # numbers only
+        else:
+            units.append(f"{rnd.choice(words)} {rnd.randint(0, 99)} " + " ".join(rnd.sample(words, rnd.randint(1, 6))))
+    keep = [i % 97 == 0 for i in range(len(units))]
+    bulk = keep_non_redundant(units, list(keep))
+    monkeypatch.setattr(redundancy, "BULK_SHAPES_MIN_UNITS", 10**9)
+    plain = keep_non_redundant(units, list(keep))
+    assert bulk == plain
+    assert 0 < sum(bulk) < len(units)

@@ -8,8 +8,6 @@ carrying the rendered help text.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from ..errors import CaveError
 
 
@@ -19,16 +17,13 @@ class HelpRequested(Exception):
         self.text = text
 
 
-@dataclass
 class Opt:
-    name: str  # "--type"
-    short: str = ""  # "-t"
-    metavar: str = ""  # empty = boolean flag
-    help: str = ""
-    repeat: bool = False  # collect every occurrence into a list
-    default: object = None
-    choices: tuple[str, ...] = ()
-    type: type = str
+    """An option: ``--name VALUE`` (or a boolean flag when ``metavar`` is empty)."""
+
+    def __init__(self, name: str, short: str = "", metavar: str = "", help: str = "", repeat: bool = False,
+                 default: object = None, choices: tuple = (), type: type = str):  # noqa: A002
+        self.name, self.short, self.metavar, self.help = name, short, metavar, help
+        self.repeat, self.default, self.choices, self.type = repeat, default, tuple(choices), type
 
     @property
     def dest(self) -> str:
@@ -39,21 +34,20 @@ class Opt:
         return not self.metavar
 
 
-@dataclass
 class Arg:
-    name: str
-    help: str = ""
-    optional: bool = False
-    many: bool = False  # swallow every remaining positional
+    """A positional argument; ``many`` swallows every remaining positional."""
+
+    def __init__(self, name: str, help: str = "", optional: bool = False, many: bool = False):  # noqa: A002
+        self.name, self.help, self.optional, self.many = name, help, optional, many
 
 
-@dataclass
 class Command:
-    prog: str
-    summary: str
-    options: list[Opt] = field(default_factory=list)
-    args: list[Arg] = field(default_factory=list)
-    epilog: str = ""
+    """A command's declaration: what it accepts and the help text rendered from that."""
+
+    def __init__(self, prog: str, summary: str, options: list | None = None, args: list | None = None, epilog: str = ""):
+        self.prog, self.summary, self.epilog = prog, summary, epilog
+        self.options: list[Opt] = list(options or [])
+        self.args: list[Arg] = list(args or [])
 
     def help_text(self) -> str:
         usage = [self.prog]

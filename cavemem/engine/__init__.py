@@ -1,7 +1,27 @@
-"""The compression engine: detection, routing, the recovery pipeline and query narrowing."""
+"""The compression engine: detection, routing, the recovery pipeline and query narrowing.
 
-from .core import Engine, normalize_mode
-from .detect import AUTO_TYPES, detect
-from .result import Result, SimResult
+Names are resolved lazily so ``from cavemem.engine.detect import detect`` (a hot CLI path)
+does not pay for the whole pipeline.
+"""
 
-__all__ = ["Engine", "Result", "SimResult", "detect", "AUTO_TYPES", "normalize_mode"]
+_LAZY = {
+    "Engine": "core",
+    "normalize_mode": "core",
+    "Result": "result",
+    "SimResult": "result",
+    "detect": "detect",
+    "AUTO_TYPES": "detect",
+}
+
+__all__ = sorted(_LAZY)
+
+
+def __getattr__(name: str):
+    mod = _LAZY.get(name)
+    if mod is None:
+        raise AttributeError(f"module 'cavemem.engine' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f"{__name__}.{mod}"), name)
+    globals()[name] = value
+    return value

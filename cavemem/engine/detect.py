@@ -143,8 +143,9 @@ def is_search_result(data: bytes) -> bool:
 
 
 def _looks_config(data: bytes) -> bool:
-    from ..formats.configs import line_count, looks_config
-
-    if line_count(data) < 12:
+    body = data[:-1] if data.endswith(b"\n") else data
+    if body.count(b"\n") + 1 < 12:  # cheap line-count gate before the strict parse
         return False
+    from ..formats.configs import looks_config
+
     return looks_config(data)

@@ -8,8 +8,6 @@ still compressed as Go. At most four layers are unwrapped.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-
 from ..gocompat import GO_SPACE, trim_space
 
 MAX_LAYERS = 4
@@ -17,19 +15,23 @@ MIN_LISTING_LINES = 8
 _GUTTER = re.compile(r" *(\d{1,12})(\t| \| |: |$)", re.ASCII)
 
 
-@dataclass
 class FileWrapper:
-    prefix: bytes
-    suffix: bytes
+    __slots__ = ("prefix", "suffix")
+
+    def __init__(self, prefix: bytes, suffix: bytes):
+        self.prefix = prefix
+        self.suffix = suffix
 
     def restore(self, body: bytes) -> bytes:
         return self.prefix + body + self.suffix
 
 
-@dataclass
 class ListingWrapper:
-    source: bytes
-    numbers: list[int]
+    __slots__ = ("source", "numbers")
+
+    def __init__(self, source: bytes, numbers: list[int]):
+        self.source = source
+        self.numbers = numbers
 
     def restore(self, body: bytes) -> bytes:
         out = restore_listing(body, self.source, self.numbers)

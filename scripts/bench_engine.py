@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+"""Engine benchmark: cold CLI start-up and in-process throughput, each next to a baseline
+measured in the same run (this machine is shared and noisy; compare ratios, not absolutes).
+
+    python scripts/bench_engine.py [--runs 15] [--json bench-results/bench_engine.json]
+
+Measures
+- cold ``cavemem detect`` on 1 KB and ``cavemem compress`` on a 100 KB build log (median wall of
+  N fresh processes), next to ``python -c pass``;
+- in-process ``Engine.compress`` throughput (MB/s) on a 10 MB log and a 10 MB JSON array, next to
+  raw tiktoken ``encode_ordinary`` throughput on the same bytes.
+Targets (issue 2): detect ≤ 40 ms, compress 100 KB log ≤ 300 ms, in-process compress ≥ 40 % of raw
+tiktoken counting throughput.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+BIN = Path(sys.executable).parent
+
+
+def make_log(size: int, seed: int = 7) -> bytes:
+    rnd = random.Random(seed)
+    mods = [f"pkg/mod{i:03d}" for i in range(400)]
+    lines = []
+    total = 0
+    i = 0
+    while total < size:
+        t = f"2026-06-16T09:{(i // 60) % 60:02d}:{i % 60:02d}Z"
+        r = rnd.random()
+        if r < 0.90:
+            line = f"{t} [INFO] compiling module {rnd.choice(mods)} ... ok ({rnd.randint(3, 900)} ms)"
+        elif r < 0.97:
+            line = f"{t} [DEBUG] cache hit for {rnd.choice(mods)} key={rnd.getrandbits(48):012x}"
+        elif r < 0.995:
+            line = f"{t} [WARN] slow link step for {rnd.choice(mods)}: {rnd.randint(1, 9)}.{rnd.randint(0, 99):02d}s"
+        else:
+            line = f"{t} [ERROR] failed to link target {rnd.choice(mods)}: undefined symbol caveman_{rnd.randint(1, 99)}"
+        lines.append(line)
+        total += len(line) + 1
+        i += 1
+    return ("\n".join(lines) + "\n").encode()
+
+
+def make_json(size: int, seed: int = 11) -> bytes:
+    rnd = random.Random(seed)
+    rows = []
+    total = 0
+    i = 0
+    while total < size:
+        row = {
+            "id": i,
+            "name": f"item-{i}",
+            "status": "error" if rnd.random() < 0.01 else "ok",
+            "latency_ms": rnd.randint(5, 120) if rnd.random() > 0.005 else 9999,
+            "region": rnd.choice(["eu-west-1", "us-east-1", "ap-south-1"]),
+            "tags": rnd.sample(["alpha", "beta", "gamma", "delta", "prod", "canary"], 2),
+            "owner": f"team-{rnd.randint(1, 12)}",
+        }
+        s = json.dumps(row)
+        rows.append(row)
+        total += len(s) + 2
+        i += 1
+    return json.dumps({"results": rows, "count": len(rows)}).encode()
+
+
+def median_wall(cmd: list[str], stdin: bytes, runs: int, env: dict) -> float:
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        p = subprocess.run(cmd, input=stdin, capture_output=True, env=env)
+        times.append(time.perf_counter() - t)
+        if p.returncode != 0:
+            raise SystemExit(f"{cmd} failed: {p.stderr.decode()[-500:]}")
+    return statistics.median(times) * 1000
+
+
+def cold(runs: int) -> dict:
+    home = tempfile.mkdtemp(prefix="cavemem-bench-")
+    os.chmod(home, 0o700)
+    env = dict(os.environ, CAVEMAN_HOME=home)
+    cavemem = str(BIN / "cavemem")
+    kb = make_log(1024)[:1024]
+    log100 = make_log(100 * 1024)
+    subprocess.run([cavemem, "compress"], input=log100, capture_output=True, env=env)  # build rank cache once
+    return {
+        "python -c pass (ms)": median_wall([sys.executable, "-c", "pass"], b"", runs, env),
+        "cavemem detect 1 KB (ms)": median_wall([cavemem, "detect"], kb, runs, env),
+        "cavemem compress 100 KB log (ms)": median_wall([cavemem, "compress"], log100, runs, env),
+    }
+
+
+def throughput() -> dict:
+    from cavemem.engine.core import Engine
+    from cavemem.store.ccr import open_ccr
+    from cavemem.tokens import PAT_STR, O200kCounter, _core_bpe_class, _load_vocab
+
+    core = _core_bpe_class()(_load_vocab().everything(), {}, PAT_STR)
+    counter = O200kCounter()
+    counter.warm_full()
+    out = {}
+    for name, data in (("10 MB log", make_log(10 << 20)), ("10 MB JSON array", make_json(10 << 20))):
+        text = data.decode()
+        t = time.perf_counter()
+        core.encode_ordinary(text)
+        raw = len(data) / (time.perf_counter() - t) / 1e6
+        d = tempfile.mkdtemp(prefix="cavemem-bench-")
+        os.chmod(d, 0o700)
+        eng = Engine(store=open_ccr(os.path.join(d, "ccr.db")), counter=counter)
+        t = time.perf_counter()
+        res = eng.compress(data)
+        mbps = len(data) / (time.perf_counter() - t) / 1e6
+        out[name] = {
+            "raw tiktoken MB/s": round(raw, 2),
+            "engine compress MB/s": round(mbps, 2),
+            "share of raw": round(mbps / raw, 3),
+            "ratio": round(res.ratio, 4),
+            "content_type": res.content_type,
+        }
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=15)
+    ap.add_argument("--json", default="bench-results/bench_engine.json")
+    args = ap.parse_args()
+    c = cold(args.runs)
+    tp = throughput()
+    print(f"{'cold process (median of %d)' % args.runs:<40} {'ms':>8}")
+    for k, v in c.items():
+        print(f"{k:<40} {v:8.1f}")
+    print()
+    print(f"{'in-process':<18} {'raw tiktoken MB/s':>18} {'compress MB/s':>14} {'share':>7} {'ratio':>7}")
+    for k, v in tp.items():
+        print(f"{k:<18} {v['raw tiktoken MB/s']:>18} {v['engine compress MB/s']:>14} {v['share of raw']:>7} {v['ratio']:>7}")
+    targets = {
+        "detect <= 40 ms": c["cavemem detect 1 KB (ms)"] <= 40,
+        "compress 100 KB log <= 300 ms": c["cavemem compress 100 KB log (ms)"] <= 300,
+        "compress >= 40% of raw tiktoken": all(v["share of raw"] >= 0.4 for v in tp.values()),
+    }
+    print()
+    for k, ok in targets.items():
+        print(f"{'PASS' if ok else 'MISS'}  {k}")
+    Path(args.json).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.json).write_text(json.dumps({"cold": c, "throughput": tp, "targets": targets}, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,231 @@
+"""Detection and presentation wrappers (spec engine-core §1.4, §2; §10 ideas 22–32)."""
+
+from __future__ import annotations
+
+import pytest
+
+from cavemem.engine.detect import detect
+from cavemem.engine.wrappers import restore_listing, rewrap, split_file_wrapper, split_listing, unwrap
+
+from conftest import CAVEMAN_EVALS
+
+GO_MAIN = b"""package main
+
+import "fmt"
+
+func add(a, b int) int {
+\treturn a + b
+}
+
+func main() {
+\tfmt.Println(add(1, 2))
+}
+"""
+
+PY_SRC = b"""import os
+
+class Thing:
+    def __init__(self):
+        self.x = 1
+
+    def run(self):
+        return os.getcwd()
+"""
+
+DIFF = b"""diff --git a/x.go b/x.go
+index 1..2 100644
+--- a/x.go
++++ b/x.go
+@@ -1,3 +1,3 @@
+ package x
+-func a() {}
++func b() {}
+"""
+
+YAML = b"""service:
+  name: api
+  owner: team
+  database:
+    host: localhost
+    port: 5432
+features:
+  alpha:
+    enabled: true
+    rollout: 10
+  beta:
+    enabled: false
+    rollout: 0
+  gamma:
+    enabled: true
+"""
+
+TOML = b"""[server]
+host = "0.0.0.0"
+port = 8080
+[database]
+url = "postgres://x"
+pool = 5
+[cache]
+ttl = 60
+[log]
+level = "info"
+[auth]
+mode = "token"
+"""
+
+
+@pytest.mark.parametrize(
+    "data,expected",
+    [
+        (b'{"a":1,"b":[1,2,3]}', "json"),
+        (b"[1,2,3,4]", "json"),
+        (b"42", "text"),
+        (DIFF, "diff"),
+        (GO_MAIN, "code"),
+        (PY_SRC, "code"),
+        (b"[INFO] a\n[INFO] b\n[WARN] c\n[INFO] d\n[ERROR] e\n", "log"),
+        (b"".join(b"src/x.go:%d:match here\n" % i for i in range(1, 7)), "search-result"),
+        (b"a,b,c\n" + b"".join(b"%d,%d,%d\n" % (i, i, i) for i in range(9)), "tabular"),
+        (b"| a | b |\n| --- | --- |\n" + b"".join(b"| %d | x |\n" % i for i in range(6)), "tabular"),
+        (YAML, "config"),
+        (TOML, "config"),
+        (b"Just some prose about the weather today, nothing more.", "text"),
+        (b"", "text"),
+        (b"\n", "text"),
+        (b"\x1b[32mPASS\x1b[0m ok\n", "terminal"),
+        (b"fetch 10%\rfetch 40%\rfetch 80%\rfetch done\n", "terminal"),
+        (b"line one\r\nline two\r\nline three\r\n", "text"),
+        (b"<!DOCTYPE html><html><body><p>hi</p></body></html>", "html"),
+        (
+            b'import React from "react";\nexport const App = () => {\n  return (<div className="x"><p>a</p><p>b</p><div>c</div></div>);\n};\n',
+            "code",
+        ),
+        (b"2026-01-01T10:00:00 return x\n2026-01-01T10:00:01 class y\n2026-01-01T10:00:02 func z\n2026-01-01T10:00:03 ok\n", "log"),
+        (b"\xff\xfe\x00binary\x00\x01", "text"),
+    ],
+)
+def test_detect_table(data, expected):
+    assert detect(data) == expected
+
+
+def test_go_source_with_html_strings_is_not_html():
+    src = b'package web\n\nfunc page() string {\n\treturn "<div><p>a</p><p>b</p><div>c</div></div>"\n}\n\nfunc x() {}\n'
+    assert detect(src) == "code"
+
+
+def test_detection_of_reference_fixtures():
+    if not CAVEMAN_EVALS.is_dir():
+        pytest.skip("shared caveman fixtures not present")
+    expected = {
+        "article.html": "html",
+        "build.log": "log",
+        "customer_revenue.csv": "tabular",
+        "json_smartcrusher.json": "json",
+        "passthrough.txt": "text",
+        "repetition_log.txt": "log",
+        "sample.go": "code",
+        "sample.py": "code",
+        "sample.ts": "code",
+        "service_features.yaml": "config",
+        "terminal_passthrough.txt": "text",
+        "terminal_session.txt": "terminal",
+        "tool_catalog.json": "json",
+        "tool_output.json": "json",
+    }
+    for name, ct in expected.items():
+        assert detect((CAVEMAN_EVALS / name).read_bytes()) == ct, name
+
+
+def test_deeply_nested_json_does_not_crash():
+    deep = b"[" * 100_000 + b"]" * 100_000
+    assert detect(deep) in ("json", "text")
+
+
+# -- wrappers -------------------------------------------------------------------------------
+
+
+def test_file_wrapper_example_from_spec():
+    data = b' \n<file name="C:\\x\\a>b.go">\n' + GO_MAIN + b"\n</file>\n\t"
+    inner, w = split_file_wrapper(data)
+    assert inner == b"\n" + GO_MAIN + b"\n"
+    assert w.restore(b"compressed") == b' \n<file name="C:\\x\\a>b.go">compressed</file>\n\t'
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"plain text",
+        GO_MAIN,
+        b"<html><body>x</body></html>",
+        b'<file name="a">x</file><file name="b">y</file>',
+        b'<file name="a">',
+        b"</file>",
+        b"<files>x</files>",
+        b'<file name="x"</file>',
+        b"<file name='a>b'\nsome prose about a file\n</file>",
+    ],
+)
+def test_not_file_wrappers(data):
+    assert split_file_wrapper(data) is None
+    body, wrappers = unwrap(data)
+    assert body == data and wrappers == []
+
+
+def _listing(src: bytes, style: str = "{n}\t") -> bytes:
+    lines = src.split(b"\n")
+    trailing = lines and lines[-1] == b""
+    if trailing:
+        lines.pop()
+    out = [style.format(n=i + 1).encode() + line for i, line in enumerate(lines)]
+    return b"\n".join(out) + (b"\n" if trailing else b"")
+
+
+@pytest.mark.parametrize("style", ["{n}\t", "{n:>6} | ", "{n}: "])
+def test_listing_split_and_detect(style):
+    listing = _listing(GO_MAIN, style)
+    source, numbers = split_listing(listing)
+    assert source == GO_MAIN
+    assert numbers == list(range(1, len(GO_MAIN.split(b"\n"))))
+    assert detect(listing) == "code"
+    # restoring the unchanged source gives TAB gutters with the same numbers
+    restored = restore_listing(source, source, numbers)
+    assert restored == _listing(GO_MAIN, "{n}\t")
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        GO_MAIN,
+        b"1\ta\n2\tb\n3\tc\n",  # fewer than 8 lines
+        b"".join(b"%d\tx\n" % n for n in (1, 2, 3, 5, 4, 6, 7, 8, 9)),  # not increasing
+        b"".join(b"%d\tx\n" % n for n in range(1, 10)) + b"prose line\n",
+        b"".join(b"%da\n" % n for n in range(1, 10)),
+        b"".join(b"%d. first\n" % n for n in range(1, 10)),
+        b"".join(b"%d\tx\n" % n for n in range(0, 10)),  # starts at 0
+    ],
+)
+def test_not_listings(data):
+    assert split_listing(data) is None
+
+
+def test_listing_restore_declines_restructured_output():
+    source, numbers = split_listing(_listing(GO_MAIN))
+    assert restore_listing(b'{"totally":"different"}\n{"other":1}\n', source, numbers) is None
+
+
+def test_listing_inserted_marker_takes_cursor_number():
+    src = b"".join(b"line %d\n" % i for i in range(1, 11))
+    source, numbers = split_listing(_listing(src))
+    body = b"line 1\nline 2\n... elided ...\nline 9\nline 10\n"
+    out = restore_listing(body, source, numbers)
+    assert out == b"1\tline 1\n2\tline 2\n3\t... elided ...\n9\tline 9\n10\tline 10\n"
+
+
+def test_unwrap_nested_file_in_listing_and_back():
+    inner = b'<file path="m.go">\n' + GO_MAIN + b"</file>\n"
+    listing = _listing(inner)
+    body, wrappers = unwrap(listing)
+    assert body == b"\n" + GO_MAIN
+    assert len(wrappers) == 2
+    assert rewrap(body, wrappers) == listing
+    assert detect(listing) == "code"

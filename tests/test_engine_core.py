@@ -1,0 +1,231 @@
+"""Engine core behaviour (spec engine-core §1, §3, §10 test ideas 1–21)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from cavemem.compressors.base import Compressor, Metadata
+from cavemem.engine import safety
+from cavemem.engine.core import Engine, normalize_mode
+from cavemem.engine.registry import Entry, Registry
+from cavemem.store.ccr import open_ccr
+
+ARRAY_JSON = json.dumps({"results": [{"id": i} for i in range(1, 13)], "error": None}).encode()
+
+
+class _Counter:
+    """A deterministic stand-in counter: one token per byte."""
+
+    name = "bytes-test"
+
+    def count(self, data):
+        return len(data)
+
+
+class Shrink(Compressor):
+    content_type = "shrink"
+
+    def compress(self, data):
+        return data[: len(data) // 2]
+
+
+class Fake(Compressor):
+    content_type = "fake"
+    safety_class = 1
+
+    def compress(self, data):
+        return b"x"
+
+
+class Unknown(Compressor):
+    content_type = "weird"
+    safety_class = 99
+
+    def compress(self, data):
+        return b"x"
+
+
+class Boom(Compressor):
+    content_type = "boom"
+
+    def compress(self, data):
+        raise RuntimeError("compressor bug")
+
+
+class Grow(Compressor):
+    content_type = "grow"
+
+    def compress(self, data):
+        return data + data
+
+
+def _engine(store="mem", **extra):
+    reg = Registry(())
+    for comp in (Shrink(), Fake(), Unknown(), Boom(), Grow()):
+        reg.register(Entry(comp.content_type, "unused:Unused"), comp)
+    st = open_ccr(":memory:") if store == "mem" else store
+    return Engine(store=st, counter=_Counter(), registry=reg)
+
+
+PAYLOAD = b"0123456789" * 20
+
+
+def test_record_mode_and_unknown_modes_pass_through():
+    eng = _engine()
+    for mode in ("record", "", "turbo", "Compress", None):
+        res = eng.compress(PAYLOAD, type="shrink", mode=mode)
+        assert res.output == PAYLOAD
+        assert res.passed_through
+        assert res.tokens_before == res.tokens_after == len(PAYLOAD)
+        assert res.basis == "inferred"
+    assert normalize_mode("compress") == "compress"
+    assert normalize_mode("COMPRESS") == "record"
+
+
+def test_compress_stores_before_emitting_and_retrieve_is_exact():
+    eng = _engine()
+    res = eng.compress(PAYLOAD, type="shrink")
+    assert res.output == PAYLOAD[:100]
+    assert res.recovery_handle.startswith("ccr_") and len(res.recovery_handle) == 36
+    assert res.method == "shrink" and res.lossless_to_model is False
+    assert res.ratio == 0.5
+    assert eng.retrieve(res.recovery_handle) == PAYLOAD
+    for form in (f"ccr://{res.recovery_handle}", f"<<ccr:{res.recovery_handle}>>", f" ccr:{res.recovery_handle} "):
+        assert eng.retrieve(form) == PAYLOAD
+
+
+def test_pass_through_conditions():
+    eng = _engine()
+    # P2: no compressor for a forced type; content_type reports the forced string
+    res = eng.compress(PAYLOAD, type="nope")
+    assert res.passed_through and res.content_type == "nope" and res.output == PAYLOAD
+    # P3: unknown safety class
+    assert eng.compress(PAYLOAD, type="weird").passed_through
+    # P5: compressor raising fails closed
+    assert eng.compress(PAYLOAD, type="boom").passed_through
+    # P6: not smaller
+    assert eng.compress(PAYLOAD, type="grow").passed_through
+    # empty input never divides by zero
+    res = eng.compress(b"", type="shrink")
+    assert res.passed_through and res.tokens_before == 0 and res.ratio == 0
+
+
+def test_no_store_passes_lossy_through_but_external_recovery_transforms():
+    eng = _engine(store=None)
+    res = eng.compress(PAYLOAD, type="shrink")
+    assert res.passed_through and not res.error
+    res = eng.compress(PAYLOAD, type="shrink", external_recovery=True)
+    assert not res.passed_through and res.recovery_handle == "" and res.method == "shrink"
+
+
+def test_closed_store_returns_error_and_untouched_pass_through():
+    st = open_ccr(":memory:")
+    eng = _engine(store=st)
+    st.close()
+    res = eng.compress(PAYLOAD, type="shrink")
+    assert res.error == "cave_ccr_unavailable"
+    assert res.output == PAYLOAD and res.passed_through
+    assert res.tokens_after == res.tokens_before and res.ratio == 0 and not res.method
+
+
+def test_simulate_matches_compress_and_never_stores():
+    eng = _engine()
+    sim = eng.simulate(PAYLOAD, type="shrink")
+    assert sim.safety_class == "S4" and sim.lossy and sim.requires_ccr and sim.recoverable
+    assert eng.stats()["totals"]["count"] == 0
+    res = eng.compress(PAYLOAD, type="shrink")
+    assert (sim.tokens_before, sim.tokens_after, sim.ratio, sim.content_type) == (
+        res.tokens_before,
+        res.tokens_after,
+        res.ratio,
+        res.content_type,
+    )
+    rec = eng.simulate(PAYLOAD, type="shrink", mode="record")
+    assert rec.to_dict()["tokens_saved"] == 0 and rec.compressor == "" and rec.recoverable
+    nostore = _engine(store=None).simulate(PAYLOAD, type="shrink")
+    assert nostore.lossy and not nostore.recoverable and nostore.to_dict()["tokens_saved"] > 0
+    fake = _engine(store=None).simulate(PAYLOAD, type="fake")
+    assert fake.recoverable and not fake.lossy and fake.safety_class == "S1"
+    assert fake.method == "fake" and fake.lossless_to_model is True
+
+
+def test_result_json_field_order():
+    eng = _engine()
+    res = eng.compress(PAYLOAD, type="shrink")
+    line = res.to_json()
+    keys = list(json.loads(line))
+    assert keys == [
+        "content_type",
+        "tokens_before",
+        "tokens_after",
+        "token_count_basis",
+        "ratio",
+        "basis",
+        "recovery_handle",
+        "method",
+        "lossless_to_model",
+    ]
+    assert '"ratio":0.5' in line and '"lossless_to_model":false' in line
+    passthrough = eng.compress(b"abc", type="nope").to_json()
+    assert passthrough == (
+        '{"content_type":"nope","tokens_before":3,"tokens_after":3,'
+        '"token_count_basis":"bytes-test","ratio":0,"basis":"inferred"}'
+    )
+
+
+def test_metadata_compressor_gets_query_even_when_empty():
+    seen = []
+
+    class Meta(Compressor):
+        content_type = "meta"
+        reports_metadata = True
+
+        def compress_with_metadata(self, data, query):
+            seen.append(query)
+            return data[:10], Metadata(method="custom", lossless_to_model=True, recovery_metadata=b'{"k":1}')
+
+    eng = _engine()
+    eng.registry.register(Entry("meta", "unused:Unused"), Meta())
+    res = eng.compress(PAYLOAD, type="meta")
+    assert seen == [""] and res.method == "custom" and res.lossless_to_model is True
+    assert eng.store().get_metadata(res.recovery_handle) == b'{"k":1}'
+
+
+def test_safety_classes():
+    for i in range(5):
+        assert safety.lookup(i).name == f"S{i}"
+    s4 = safety.lookup(4)
+    assert not s4.byte_safe and s4.requires_ccr and not s4.reversible
+    assert safety.lookup(0).byte_safe and not safety.lookup(1).requires_ccr
+    assert [safety.lookup(i).reversible for i in range(5)] == [True, True, True, False, False]
+    assert safety.lookup(99) is None
+
+
+def test_file_wrapper_is_restored_around_output():
+    eng = _engine()
+    body = b"\n" + b"z" * 300 + b"\n"
+    wrapped = b' \n<file name="C:\\x\\a>b.go">' + body + b"</file>\n\t"
+    res = eng.compress(wrapped, type="shrink")
+    assert res.output.startswith(b' \n<file name="C:\\x\\a>b.go">')
+    assert res.output.endswith(b"</file>\n\t")
+    assert res.output == b' \n<file name="C:\\x\\a>b.go">' + body[: len(body) // 2] + b"</file>\n\t"
+    assert res.tokens_before == len(wrapped)  # counts the full caller bytes
+    assert eng.retrieve(res.recovery_handle) == wrapped
+
+
+def test_stats_without_store():
+    assert _engine(store=None).stats() == {
+        "totals": {"count": 0, "tokens_before": 0, "tokens_after": 0, "ratio": 0},
+        "by_content_type": {},
+        "basis": "inferred",
+    }
+
+
+def test_unknown_handle_raises_clear_error():
+    from cavemem.errors import UnknownHandle
+
+    with pytest.raises(UnknownHandle) as info:
+        _engine().retrieve("ccr_does_not_exist")
+    assert info.value.code == "cave_unknown_handle"

@@ -1,0 +1,122 @@
+"""Offline o200k_base counting (spec engine-core §4)."""
+
+from __future__ import annotations
+
+import os
+import stat
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cavemem import tokens
+from cavemem.tokens import O200kCounter, approx_count
+
+
+_FULL: O200kCounter | None = None
+
+
+def _full_count(text: str) -> int:
+    """Reference: one counter forced onto the full 200k-rank encoder."""
+    global _FULL
+    if _FULL is None:
+        _FULL = O200kCounter()
+        assert _FULL.warm_full()
+    return _FULL.count(text)
+
+
+def test_known_counts():
+    c = O200kCounter()
+    assert c.name == "o200k_base"
+    assert c.count(b"hello world") == 2
+    assert c.count(b"") == 0
+    first = c.count(b"the quick brown fox jumps over the lazy dog")
+    assert first > 0 and c.count(b"the quick brown fox jumps over the lazy dog") == first
+    assert c.count(b"x" * 1000 + b" hello " * 50) > c.count(b"hello")
+
+
+def test_special_tokens_count_as_plain_text():
+    c = O200kCounter()
+    assert c.count("<|endoftext|>") > 1
+    assert c.count("<|endoftext|>") == _full_count("<|endoftext|>")
+
+
+def test_invalid_utf8_each_bad_byte_is_one_replacement_char():
+    c = O200kCounter()
+    # Go turns every invalid byte into U+FFFD; a truncated 3-byte sequence is two bad bytes.
+    assert c.count(b"ab\xe4\xb8cd") == c.count("ab\ufffd\ufffdcd")
+    assert c.count(b"\xff") == c.count("\ufffd")
+
+
+def test_approx_fallback_figures():
+    assert approx_count("abcdefgh") == 2
+    assert approx_count("x") == 1
+    assert approx_count("") == 0
+
+
+SAMPLES = [
+    "def f(x):\n    return x ** 2  # square\n",
+    "2026-06-16T09:00:01Z [INFO] compiling module pkg/mod001 ... ok\n" * 20,
+    '{"id": 1, "name": "ana", "tags": ["a", "b"], "score": 0.75}\n',
+    "迁移数据库 — 日本語のテキスト、한국어 텍스트 and emoji 😀🎉 mixed in.",
+    "   \t\n\n\r\n   lots   of    whitespace\t\t\t\n" + " " * 300 + "x",
+    "Don't can't won't we'll they're I'm you've HELLO'S",
+    "1234567890123456789 3.14159 -42 0x1F",
+    "\u0301\u0302 combining marks café naïve",
+]
+
+
+def test_subset_encoder_matches_full_encoder_on_samples():
+    for s in SAMPLES:
+        assert O200kCounter().count(s) == _full_count(s), s
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(max_size=300))
+def test_subset_encoder_matches_full_encoder_property(text):
+    # one fresh counter per example so the subset is built from this text alone
+    assert O200kCounter().count(text) == _full_count(text)
+
+
+def test_shared_counter_accumulates_subset_correctly():
+    c = O200kCounter()
+    for s in SAMPLES * 2:
+        assert c.count(s) == _full_count(s)
+
+
+def test_cache_file_is_private(token_cache_dir):
+    O200kCounter().count("warm the cache")
+    files = [f for f in os.listdir(token_cache_dir) if f.endswith(".shards")]
+    assert files
+    mode = stat.S_IMODE(os.stat(os.path.join(token_cache_dir, files[0])).st_mode)
+    assert mode == 0o600
+
+
+def test_corrupt_cache_is_rebuilt(tmp_path, monkeypatch):
+    monkeypatch.setenv("CAVEMAN_CACHE_DIR", str(tmp_path))
+    path = tmp_path / tokens._CACHE_FILE
+    path.write_bytes(b"garbage")
+    assert O200kCounter().count(b"hello world") == 2
+    assert path.read_bytes().startswith(tokens._CACHE_MAGIC)
+
+
+def test_missing_rank_file_falls_back_to_approx(tmp_path, monkeypatch):
+    monkeypatch.setenv("CAVEMAN_CACHE_DIR", str(tmp_path / "empty"))
+
+    def boom():
+        raise tokens.VocabError("no ranks here")
+
+    monkeypatch.setattr(tokens, "_bundled_ranks_path", boom)
+    c = O200kCounter()
+    assert c.name == "approx-chars/4"
+    assert c.count(b"abcdefgh") == 2
+
+
+def test_rank_file_checksum_is_enforced(tmp_path, monkeypatch):
+    import gzip
+
+    bad = tmp_path / "o200k_base.tiktoken.gz"
+    bad.write_bytes(gzip.compress(b"aGVsbG8= 0\n"))
+    monkeypatch.setattr(tokens, "_bundled_ranks_path", lambda: str(bad))
+    monkeypatch.setenv("CAVEMAN_CACHE_DIR", str(tmp_path / "cache"))
+    c = O200kCounter()
+    assert c.name == "approx-chars/4"
