@@ -35,6 +35,7 @@ DEFAULT_ENTRIES: tuple[Entry, ...] = (
     Entry("search-result", "cavemem.compressors.search_result:SearchResultCompressor"),
     Entry("text", "cavemem.compressors.text:TextCompressor"),
     Entry("html", "cavemem.compressors.html:HTMLCompressor"),
+    Entry("tabular", "cavemem.compressors.tabular:TabularCompressor"),
     Entry("repetition", "cavemem.compressors.repetition:RepetitionCompressor", auto=False, segment_kinds=("history", "tool_result")),
     Entry("terminal", "cavemem.compressors.terminal:TerminalCompressor"),
 )

@@ -11,6 +11,8 @@ the first record fixes the field count. Leading spaces are kept.
 
 from __future__ import annotations
 
+from ..gocompat import GO_SPACE
+
 
 class CSVError(ValueError):
     pass
@@ -103,3 +105,35 @@ def sniff_delimiter(trimmed: str) -> str | None:
     tabs, commas = first.count("\t"), first.count(",")
     delim = "\t" if tabs >= 1 and tabs > commas else ","
     return delim if delim in first else None
+
+
+def field_needs_quotes(field: str, delim: str) -> bool:
+    """Go ``csv.Writer`` quoting: the delimiter, ``"``, CR or LF inside, a leading Unicode space,
+    or exactly ``\\.``. The empty field is never quoted."""
+    if field == "":
+        return False
+    if field == "\\.":
+        return True
+    if delim in field or '"' in field or "\r" in field or "\n" in field:
+        return True
+    return field[0] in GO_SPACE
+
+
+def write_records(rows: list[list[str]], delim: str = ",", *, use_crlf: bool = False) -> str:
+    """Serialize like Go's ``csv.Writer`` (spec G18): minimal quoting, ``""`` for a quote; with
+    ``use_crlf`` lines end in ``\\r\\n``, ``\\n`` inside a quoted field becomes ``\\r\\n`` and a
+    bare ``\\r`` inside one is dropped."""
+    eol = "\r\n" if use_crlf else "\n"
+    out: list[str] = []
+    for row in rows:
+        cells = []
+        for field in row:
+            if not field_needs_quotes(field, delim):
+                cells.append(field)
+                continue
+            body = field.replace('"', '""')
+            if use_crlf:
+                body = body.replace("\r", "").replace("\n", "\r\n")
+            cells.append('"' + body + '"')
+        out.append(delim.join(cells) + eol)
+    return "".join(out)

@@ -1,0 +1,156 @@
+"""``tabular``: CSV, TSV and Markdown tables (spec engine-compressors §3.8).
+
+A long table is mostly rows that look like their neighbours. We keep the header, the first
+three and last two rows, every row that reports a failure, each numeric column's extreme rows,
+the rows a query asks about, and any row unlike those already shown. Each dropped run becomes
+one marker row stating what the hidden rows have in common (``all status=ok; range
+revenue=103..142``) so many questions are answerable without a retrieve. The output is the same
+kind of table (valid CSV/TSV with the original delimiter, or a Markdown pipe table).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..formats import gocsv
+from ..formats.tables import Table, parse_table
+from ..gocompat import parse_float, trim_space
+from .base import Compressor
+from .invariants import ELISION_NOTE_MIN_ELIDED_BYTES, elision_note, row_fields, summarize_elided, worth_eliding
+from .lineends import majority_crlf
+from .redundancy import keep_non_redundant
+from .relevance import RELEVANCE_THRESHOLD, TABULAR_LIMIT, keep_query_relevant
+
+MIN_ROWS = 12
+KEEP_FIRST = 3
+KEEP_LAST = 2
+REENTRY = b"rows elided (caveman)"
+
+_SEVERE = re.compile(r"\b(?:ERROR|FAIL|FAILED|FATAL|PANIC|EXCEPTION|WARNING|SECURITY|DENIED|REJECTED)\b", re.I | re.A)
+
+
+def marker_text(count: int, summary: str) -> str:
+    if summary:
+        return f"… {count} rows elided (caveman): {summary} …"
+    return f"… {count} rows elided (caveman) …"
+
+
+class TabularCompressor(Compressor):
+    content_type = "tabular"
+    accepts_query = True
+
+    def compress(self, data: bytes) -> bytes | None:
+        return self.compress_query(data, "")
+
+    def compress_query(self, data: bytes, query: str) -> bytes | None:
+        if REENTRY in data:
+            return None  # already compressed: never elide a marker-bearing table again
+        table = parse_table(data)
+        if table is None:
+            return None
+        rows = table.rows
+        header_rows = 2 if table.kind == "markdown" else 1
+        if len(rows) < MIN_ROWS or len(rows) <= header_rows + KEEP_FIRST + KEEP_LAST + 1:
+            return None
+        keep = _choose_rows(rows, header_rows, query)
+        shaped, elided_bytes = _shape(rows, keep)
+        if len(shaped) >= len(rows):
+            return None
+        if elided_bytes >= ELISION_NOTE_MIN_ELIDED_BYTES:
+            shaped.append(_marker_row(elision_note("rows"), len(rows[0])))
+        out = _serialize(table, shaped, data)
+        return out if len(out) < len(data) else None
+
+
+def _choose_rows(rows: list[list[str]], header_rows: int, query: str) -> list[bool]:
+    n = len(rows)
+    keep = [False] * n
+    for i in range(min(n, header_rows + KEEP_FIRST)):
+        keep[i] = True
+    for i in range(max(header_rows, n - KEEP_LAST), n):
+        keep[i] = True
+    docs = [" ".join(row) for row in rows]
+    for i, doc in enumerate(docs):
+        if not keep[i] and _SEVERE.search(doc):
+            keep[i] = True
+    _keep_numeric_extrema(rows, header_rows, keep)
+    if query:
+        keep_query_relevant(keep, docs, query, TABULAR_LIMIT, RELEVANCE_THRESHOLD)
+    keep_non_redundant(docs, keep)
+    return keep
+
+
+def _keep_numeric_extrema(rows: list[list[str]], header_rows: int, keep: list[bool]) -> None:
+    """For each mostly-numeric column (≥ 70 % of data rows parse as Go floats) keep the rows of
+    its first strict minimum and first strict maximum. A leading NaN sticks, as in Go."""
+    data_rows = len(rows) - header_rows
+    if data_rows <= 0:
+        return
+    for col in range(len(rows[0])):
+        count = 0
+        lo_i = hi_i = -1
+        lo = hi = 0.0
+        for i in range(header_rows, len(rows)):
+            x = parse_float(trim_space(rows[i][col]))
+            if x is None:
+                continue
+            count += 1
+            if lo_i < 0:
+                lo_i = hi_i = i
+                lo = hi = x
+                continue
+            if x < lo:
+                lo_i, lo = i, x
+            if x > hi:
+                hi_i, hi = i, x
+        if count > 0 and count * 10 >= data_rows * 7:
+            keep[lo_i] = keep[hi_i] = True
+
+
+def _marker_row(text: str, width: int) -> list[str]:
+    return [text] + [""] * (width - 1)
+
+
+def _shape(rows: list[list[str]], keep: list[bool]) -> tuple[list[list[str]], int]:
+    """Kept rows with each dropped run replaced by a marker row (when worth it); also the total
+    bytes the markers stand for."""
+    header = rows[0]
+    width = len(header)
+    out: list[list[str]] = []
+    elided_total = 0
+    i, n = 0, len(rows)
+    while i < n:
+        if keep[i]:
+            out.append(rows[i])
+            i += 1
+            continue
+        j = i
+        while j < n and not keep[j]:
+            j += 1
+        run = rows[i:j]
+        run_bytes = sum(len(",".join(r).encode("utf-8")) + 1 for r in run)
+        summary = summarize_elided((row_fields(header, r) for r in run), run_bytes)
+        text = marker_text(len(run), summary)
+        if worth_eliding(len(run), len(text.encode("utf-8")), run_bytes, summary):
+            out.append(_marker_row(text, width))
+            elided_total += run_bytes
+        else:
+            out.extend(run)
+        i = j
+    return out, elided_total
+
+
+def _serialize(table: Table, rows: list[list[str]], data: bytes) -> bytes:
+    crlf = majority_crlf(data)
+    trailing = data.endswith(b"\n")
+    if table.kind == "markdown":
+        text = "".join("| " + " | ".join(r) + " |\n" for r in rows)
+        if not trailing:
+            text = text[:-1]
+        if crlf:
+            text = text.replace("\n", "\r\n")
+        return text.encode("utf-8")
+    text = gocsv.write_records(rows, table.delimiter, use_crlf=crlf)
+    if not trailing:
+        text = text[: -len("\r\n" if crlf else "\n")]
+    return text.encode("utf-8")

@@ -1,0 +1,180 @@
+"""tabular compressor: CSV / TSV / Markdown (spec engine-compressors §3.8, §7.9, G18)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import time
+
+import pytest
+
+from cavemem.compressors.tabular import TabularCompressor
+from cavemem.engine.core import Engine
+from cavemem.formats import gocsv
+from cavemem.store.ccr import open_ccr
+from conftest import CAVEMAN_EVALS
+
+c = TabularCompressor()
+M40 = "… 40 rows elided (caveman): all status=ok; name: customer-03..customer-42 all 40 present; region: eu×14 us×13 apac×13; range revenue=103..142 …,,,"
+M34 = "… 34 rows elided (caveman): all status=ok; name: customer-44..customer-77 all 34 present; region: apac×12 eu×11 us×11; range revenue=144..177 …,,,"
+
+
+def customers(n: int = 80, delim: str = ",") -> bytes:
+    regions = ["eu", "us", "apac"]
+    rows = [delim.join(["name", "region", "revenue", "status"])]
+    for i in range(n):
+        status = "FAILED chargeback review" if i == 43 else "ok"
+        rows.append(delim.join([f"customer-{i:02d}", regions[i % 3], str(100 + i), status]))
+    return ("\n".join(rows) + "\n").encode()
+
+
+def parse(out: bytes, delim: str = ",") -> list[list[str]]:
+    return [r for r, _ in gocsv.read_records(out.decode(), delim)]
+
+
+def test_csv_fixture_exact_markers():
+    out = c.compress(customers())
+    lines = out.decode().split("\n")
+    assert lines == [
+        "name,region,revenue,status",
+        "customer-00,eu,100,ok",
+        "customer-01,us,101,ok",
+        "customer-02,apac,102,ok",
+        M40,
+        "customer-43,us,143,FAILED chargeback review",
+        M34,
+        "customer-78,eu,178,ok",
+        "customer-79,us,179,ok",
+        "",
+    ]
+    assert all(len(r) == 4 for r in parse(out))
+    assert all(len(r) == 4 for r in csv.reader(io.StringIO(out.decode())))
+
+
+def test_query_keeps_matching_row():
+    out = c.compress_query(customers(), "customer-37 apac").decode()
+    assert "customer-37,us,137,ok" in out
+    assert "… 5 rows elided (caveman): name: customer-38..customer-42 all 5 present …,,," in out
+    assert c.compress_query(customers(), "") == c.compress(customers())
+
+
+def test_tsv_with_query():
+    data = customers(50, "\t")
+    out = c.compress_query(data, "customer-31 us")
+    rows = parse(out, "\t")
+    assert all(len(r) == 4 for r in rows)
+    assert len(rows) < 50
+    assert ["customer-31", "us", "131", "ok"] in rows
+
+
+def test_markdown_table():
+    lines = ["| name | region | revenue |", "| --- | --- | ---: |"]
+    lines += [f"| customer-{i:02d} | {'eu' if i % 2 == 0 else 'us'} | {100 + i} |" for i in range(40)]
+    data = ("\n".join(lines) + "\n").encode()
+    out = c.compress(data)
+    text = out.decode()
+    assert "| --- | --- | ---: |\n" in text
+    assert (
+        "| … 35 rows elided (caveman): name: customer-03..customer-37 all 35 present; region: us×18 eu×17; "
+        "range revenue=103..137 … |  |  |\n"
+    ) in text
+    assert c.compress(out) is None  # second pass: short-circuited
+
+
+def test_ledger_note_row_once_and_quoted():
+    rows = ["order_id,state,amount,currency"] + [f"ord-{i:04d},charged,{i % 97}.50,EUR" for i in range(400)]
+    out = c.compress(("\n".join(rows) + "\n").encode()).decode()
+    assert "rows elided (caveman): all state=charged currency=EUR" in out
+    assert "range amount=" in out
+    note = '"… caveman: elided rows resemble shown rows and match the stated invariants — answer from this view; if you truly cannot, one broad caveman_retrieve …",,,'
+    assert out.count("caveman: elided rows") == 1
+    assert note + "\n" in out
+
+
+@pytest.mark.parametrize("bad", [b"a,b\n1,2\n", b'name,note\n"unterminated,1\n' + b"x,y\n" * 20, b"\xff\xfe\xfd"])
+def test_failures(bad):
+    assert c.compress(bad) is None
+
+
+def test_crlf_without_trailing_newline():
+    data = customers().replace(b"\n", b"\r\n")[:-2]
+    out = c.compress(data)
+    assert not out.endswith(b"\n")
+    assert out.count(b"\n") == out.count(b"\r\n")
+    assert out.replace(b"\r\n", b"\n") + b"\n" == c.compress(customers())
+
+
+def test_mixed_endings_come_out_uniform():
+    data = customers().replace(b"\n", b"\r\n", 60)  # 60 of 81 line ends CRLF: majority
+    out = c.compress(data)
+    assert out.count(b"\n") == out.count(b"\r\n")
+
+
+def test_numeric_extrema_rows_kept():
+    rows = ["host,latency_ms,region"] + [f"h{i:03d},{20 + i % 5},eu" for i in range(60)]
+    rows[31] = "h030,9999,eu"
+    rows[47] = "h046,-3,eu"
+    out = c.compress(("\n".join(rows) + "\n").encode()).decode()
+    assert "h030,9999,eu" in out and "h046,-3,eu" in out
+
+
+def test_go_csv_writer_quoting():
+    assert gocsv.write_records([["a", "", " lead", "\\.", 'q"x', "c,d"]]) == 'a,," lead","\\.","q""x","c,d"\n'
+    assert gocsv.write_records([["x\r\ny", "z\rw"]], use_crlf=True) == '"x\r\ny","zw"\r\n'
+    assert gocsv.write_records([["a\tb", "c,d"]], "\t") == '"a\tb"\tc,d\n'
+
+
+def test_quoted_multiline_cells_round_trip_through_reader():
+    rows = ["id,comment"] + [f'{i},"line one\nline two, with comma"' for i in range(30)]
+    out = c.compress(("\n".join(rows) + "\n").encode())
+    parsed = parse(out)
+    assert parsed[1] == ["0", "line one\nline two, with comma"]
+    assert all(len(r) == 2 for r in parsed)
+
+
+def test_caveman_eval_fixture():
+    data = (CAVEMAN_EVALS / "customer_revenue.csv").read_bytes()
+    eng = Engine(store=open_ccr(":memory:"))
+    res = eng.compress(data, query="customer-37 apac review")
+    assert res.content_type == "tabular"
+    assert 0.45 <= res.ratio <= 0.95
+    for needle in (b"name,region,revenue,status", b"customer-37", b"FAILED chargeback review", b"rows elided (caveman)"):
+        assert needle in res.output
+    assert eng.retrieve(res.recovery_handle) == data
+
+
+def test_cli_query(run_cli):
+    r = run_cli("cavemem", "compress", "--query", "customer-37 apac", input=customers())
+    assert r.rc == 0
+    assert b"customer-37,us,137,ok" in r.stdout
+    assert r.report["content_type"] == "tabular"
+
+
+def _big_csv(n: int) -> bytes:
+    return ("id,host,status,latency\n" + "".join(f"{i},host-{i % 50},ok,{i % 300}\n" for i in range(n))).encode()
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        _big_csv(100_000),
+        b"a,b\n" + b"x" * 1_000_000 + b",y\n" * 20,
+        b'a,b\n"' + b"x" * 1_000_000,
+        b"a,b,c\n1,2\n" * 1000,
+        b"| a | b |\n| --- | --- |\n" + b"| 1 | 2 |\n" * 100_000,
+        "nom,ville\n".encode() + "Zoë,Zürich\n".encode("latin-1") * 50,
+        b"a,b\n" + b"1,2\n" * 30 + b"\x00\x01,\x02\n" * 30,
+    ],
+)
+def test_bad_input_never_crashes_or_hangs(payload):
+    start = time.monotonic()
+    out = c.compress(payload)
+    assert time.monotonic() - start < 10
+    assert out is None or len(out) < len(payload)
+
+
+def test_big_query_is_fast():
+    start = time.monotonic()
+    out = c.compress_query(_big_csv(100_000), "host-7 latency 299")
+    assert time.monotonic() - start < 15
+    assert out is not None and b"rows elided (caveman)" in out
