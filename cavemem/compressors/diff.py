@@ -1,0 +1,57 @@
+"""``diff``: unified-diff context elision (spec engine-compressors §3.4).
+
+Every change and header line stays, with two lines of context on each side; longer runs of
+unchanged context become ``… N context lines elided (caveman) …``. Line endings are preserved
+per line; markers follow the majority style. No query, no summary, no redundancy gate.
+
+Deviation from the reference: a dropped run of one line no longer than the marker is kept
+verbatim (the reference swaps it for a marker, which saves nothing). A diff whose only droppable
+runs are such lines therefore passes through, as in the reference.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..gocompat import is_utf8
+from .base import Compressor
+from .line_runs import emit_with_markers
+from .lineends import cr_suffix, join_lines, split_lines
+
+KEEP_CONTEXT = 2
+MIN_LINES = 12
+
+_HEADER_PREFIXES = ("diff --git ", "index ", "--- ", "+++ ", "@@ ")
+_MARKER_LINE = re.compile(r"context lines elided \(caveman\)")
+
+
+def marker(count: int) -> str:
+    return f"… {count} context lines elided (caveman) …"
+
+
+def is_structural(line: str) -> bool:
+    """Headers, hunk headers and changes (any line whose first byte is ``+`` or ``-``, so a
+    bare ``-`` blank-line change and a deleted ``----`` rule count)."""
+    return line[:1] in ("+", "-") or line.startswith(_HEADER_PREFIXES)
+
+
+class DiffCompressor(Compressor):
+    content_type = "diff"
+
+    def compress(self, data: bytes) -> bytes | None:
+        if not is_utf8(data):
+            return None
+        text = data.decode("utf-8")
+        lines, trailing = split_lines(text)
+        n = len(lines)
+        if n < MIN_LINES:
+            return None
+        keep = [False] * n
+        for i, line in enumerate(lines):
+            if is_structural(line) or _MARKER_LINE.search(line):
+                for k in range(max(0, i - KEEP_CONTEXT), min(n, i + KEEP_CONTEXT + 1)):
+                    keep[k] = True
+        out = emit_with_markers(lines, keep, marker, cr_suffix(text))
+        if len(out) == n:
+            return None
+        return join_lines(out, trailing).encode("utf-8")

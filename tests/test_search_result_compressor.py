@@ -1,0 +1,174 @@
+"""The ``search-result`` compressor (spec engine-compressors §3.5, cases §7.6)."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import time
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cavemem.compressors.search_result import _IMPORTANT, SearchResultCompressor
+
+MARKER = re.compile(r"^… (\d+) search result lines elided \(caveman\) …\r?$")
+
+
+def hits(n: int, special: dict[int, str] | None = None) -> list[str]:
+    special = special or {}
+    return [f"src/file_{i:02d}.go:{i + 10}:{special.get(i, 'ordinary match')}" for i in range(1, n + 1)]
+
+
+def doc(lines: list[str], ending: str = "\n") -> bytes:
+    return (ending.join(lines) + ending).encode()
+
+
+def marker(n: int, ending: str = "\n") -> str:
+    return f"… {n} search result lines elided (caveman) …{ending}"
+
+
+def expand(out: bytes, original: bytes) -> bool:
+    """True when replacing every marker by the lines it stands for gives the original back."""
+    src = original.decode().split("\n")
+    pos = 0
+    for line in out.decode().split("\n"):
+        m = MARKER.match(line)
+        if m:
+            pos += int(m.group(1))
+        else:
+            if pos >= len(src) or src[pos] != line:
+                return False
+            pos += 1
+    return pos == len(src)
+
+
+def test_spec_case_action_hit_kept():
+    lines = hits(28, {15: "ACTION investigate credential leak"})
+    out = SearchResultCompressor().compress(doc(lines))
+    expected = "\n".join(lines[:8]) + "\n" + marker(6) + lines[14] + "\n" + marker(9) + "\n".join(lines[24:]) + "\n"
+    assert out.decode() == expected
+
+
+def test_spec_case_query_keeps_relevant_hit():
+    data = doc(hits(40, {23: "checkout websocket reconnect state machine"}))
+    comp = SearchResultCompressor()
+    out = comp.compress_query(data, "websocket reconnect").decode()
+    assert "src/file_23.go:33:checkout websocket reconnect state machine" in out
+    assert [int(m) for m in re.findall(r"… (\d+) search", out)] == [14, 13]
+    assert comp.compress_query(data, "") == comp.compress(data)
+
+
+def test_query_keeps_a_hit_the_redundancy_gate_would_drop():
+    # hit 23's vocabulary is covered by the (kept) first hit, so only the query saves it
+    special = {1: "checkout websocket reconnect state machine ordinary match", 23: "checkout websocket reconnect state machine"}
+    data = doc(hits(40, special))
+    comp = SearchResultCompressor()
+    assert b"src/file_23.go" not in comp.compress(data)
+    assert b"src/file_23.go:33:checkout websocket reconnect state machine\n" in comp.compress_query(data, "websocket reconnect")
+
+
+def test_spec_case_crlf_marker():
+    lines = hits(30)
+    out = SearchResultCompressor().compress(doc(lines, "\r\n")).decode()
+    assert out == "\r\n".join(lines[:8]) + "\r\n" + marker(18, "\r\n") + "\r\n".join(lines[26:]) + "\r\n"
+
+
+def test_keyword_boundaries_are_ascii():
+    for text, kept in (
+        ("uses the api_key setting", False),  # no boundary at '_'
+        ("rotate the KEY now", True),
+        ("password reset flow", True),
+        ("tokenizer output", False),
+        ("\u212aEY rotation", True),  # RE2 (?i) folds the Kelvin sign to k
+    ):
+        assert bool(_IMPORTANT.search(text)) is kept, text
+
+
+def test_keyword_hits_survive_the_redundancy_gate():
+    # The same text twice: the redundancy gate shows the first copy only, unless it is a keyword hit.
+    comp = SearchResultCompressor()
+    for text, copies in (("uses the api_key setting", 1), ("rotate the KEY now", 2), ("build FAILED here", 2)):
+        out = comp.compress(doc(hits(30, {12: text, 18: text}))).decode()
+        assert out.count(text) == copies, text
+
+
+def test_minimum_and_nothing_dropped_fail_closed():
+    comp = SearchResultCompressor()
+    assert comp.compress(doc(hits(17))) is None
+    distinct = [f"hit {i}: " + " ".join(f"w{i}x{j}" for j in range(6)).replace("0", "zero") for i in range(20)]
+    distinct = [re.sub(r"\d", lambda m: "abcdefghij"[int(m.group())], line) for line in distinct]
+    assert comp.compress(doc(distinct)) is None  # every hit is unlike the others
+
+
+def test_single_short_dropped_line_is_shown_verbatim():
+    lines = hits(30, {10: "FAIL one", 12: "FAIL two"})
+    out = SearchResultCompressor().compress(doc(lines)).decode()
+    assert lines[10] in out  # the lone line between two kept hits
+    assert marker(1) not in out
+
+
+def test_invalid_utf8_and_binary_fail_closed():
+    comp = SearchResultCompressor()
+    assert comp.compress(doc(hits(30)).replace(b"file_05", b"file_\xff5")) is None
+    assert comp.compress(os.urandom(1 << 16) + b"\xff") is None
+
+
+def test_huge_inputs_are_fast():
+    comp = SearchResultCompressor()
+    lines = hits(99) * 1000 + ["src/x.go:1:FAIL the build"] + hits(20)
+    data = doc(lines)
+    start = time.monotonic()
+    out = comp.compress_query(data, "build failure")
+    assert time.monotonic() - start < 5
+    assert b"src/x.go:1:FAIL the build" in out and len(out) < len(data) // 100
+    assert expand(out, data)
+    long_lines = doc(["a:1:" + "x" * (1 << 20)] + hits(20))
+    start = time.monotonic()
+    out = comp.compress_query(long_lines, "x" * 1000)
+    assert time.monotonic() - start < 5
+    assert out.startswith(b"a:1:xxxx")
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.sampled_from(["a.go:1:foo", "b.go:22:foo bar", "c.go:3:error here", "d.go:4:baz", "", "x"]), min_size=18, max_size=60),
+    st.sampled_from(["", "bar", "baz qux"]),
+)
+def test_markers_account_for_every_dropped_line(lines, query):
+    data = doc(lines)
+    out = SearchResultCompressor().compress_query(data, query)
+    if out is None:
+        return
+    assert expand(out, data)
+    text = out.decode()
+    assert text.startswith("\n".join(lines[:8]) + "\n")
+    assert text.endswith("\n".join(lines[-4:]) + "\n")
+    assert text.count("error here") == lines.count("c.go:3:error here")
+
+
+def test_real_grep_output_through_cli(run_cli):
+    import cavemem
+
+    pkg = os.path.dirname(cavemem.__file__)
+    data = subprocess.run(["grep", "-rn", "--include=*.py", "import", pkg], capture_output=True, check=True).stdout
+    lines = data.count(b"\n")
+    assert lines > 60
+    got = run_cli("cavemem", "compress", "--type", "search-result", "--query", "tree_sitter", input=data)
+    assert got.rc == 0, got
+    assert got.report["ratio"] > 0
+    assert b"search result lines elided (caveman)" in got.stdout
+    assert b"import tree_sitter" in got.stdout
+    back = run_cli("cavemem", "retrieve", got.report["recovery_handle"])
+    assert back.stdout == data
+
+
+def test_grep_hits_detected_and_compressed(run_cli):
+    lines = [f"/srv/app/handlers/h{i % 7}.py:{i * 3 + 1}:    audit.record(\"handled request %s\", request_id)" for i in range(60)]
+    lines[31] = "/srv/app/handlers/h3.py:94:    raise PermissionError(\"SECURITY: token rejected\")"
+    data = doc(lines)
+    got = run_cli("cavemem", "compress", input=data)
+    assert got.rc == 0, got
+    assert got.report["content_type"] == "search-result"
+    assert b"SECURITY: token rejected" in got.stdout
+    assert got.report["tokens_after"] < got.report["tokens_before"] // 3
