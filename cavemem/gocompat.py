@@ -270,6 +270,7 @@ def marshal(value, *, indent: str | None = None, sort_keys: bool = True, html_es
 # G12: strconv.ParseFloat grammar
 
 _PATTERNS["dec_float"] = r"[+-]?(?:\d(?:_?\d)*(?:\.(?:\d(?:_?\d)*)?)?|\.\d(?:_?\d)*)(?:[eE][+-]?\d(?:_?\d)*)?"
+_PATTERNS["dec_float_plain"] = r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?"  # the same grammar without '_': linear
 _PATTERNS["hex_float"] = r"[+-]?0[xX](?:[0-9a-fA-F](?:_?[0-9a-fA-F])*(?:\.[0-9a-fA-F]*)?|\.[0-9a-fA-F]+)[pP][+-]?\d+"
 _SPECIAL = {"inf", "+inf", "-inf", "infinity", "+infinity", "-infinity", "nan", "+nan", "-nan"}
 
@@ -281,7 +282,7 @@ def parse_float(s: str) -> float | None:
     low = s.lower()
     if low in _SPECIAL:
         return float(low.replace("infinity", "inf"))
-    if _rx("dec_float").fullmatch(s):
+    if _rx("dec_float_plain" if "_" not in s else "dec_float").fullmatch(s):
         v = float(s.replace("_", ""))
         if v in (math.inf, -math.inf):
             return None  # out of range is an error in Go

@@ -85,7 +85,9 @@ def _blen(s: str) -> int:
 
 
 def _scalar_text(v) -> str | None:
-    if isinstance(v, str):  # Number is a str subclass holding the literal text
+    if isinstance(v, str):
+        if type(v) is not str:  # a JSON number: gocompat.Number is the literal, others expose .literal
+            v = getattr(v, "literal", v)
         return v or None
     if v is True:
         return "true"

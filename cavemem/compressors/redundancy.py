@@ -146,6 +146,21 @@ class _ClassIndex:
         return False
 
 
+_DIGITS_TO_ZERO = bytes.maketrans(b"123456789", b"000000000")
+BULK_SHAPES_MIN_UNITS = 256
+
+
+def digit_shapes(units: list[str]) -> list[str] | None:
+    """One key per unit, ASCII digits replaced by ``0`` (done in bulk at C speed). Units with
+    equal keys have equal *masked* vocabularies, because masking only depends on where digit
+    runs are. None when a unit contains a newline (the bulk split would misalign)."""
+    joined = "\n".join(units)
+    if joined.count("\n") != len(units) - 1:
+        return None
+    raw = joined.encode("utf-8", "surrogatepass").translate(_DIGITS_TO_ZERO)
+    return raw.decode("utf-8", "surrogatepass").split("\n")
+
+
 def keep_non_redundant(units: list[str], keep: list[bool]) -> list[bool]:
     """Promote dropped units whose vocabulary no shown class covers (in place; also returned)."""
     kept = [i for i, k in enumerate(keep) if k]
@@ -167,6 +182,8 @@ def keep_non_redundant(units: list[str], keep: list[bool]) -> list[bool]:
             break
         index.add(vocabulary(units[kept[pos]]))
         seeded += 1
+    shapes = digit_shapes(units) if len(units) - len(kept) >= BULK_SHAPES_MIN_UNITS else None
+    represented_shapes: set[str] = set()  # shapes of masked units already known represented
     promotions = 0
     for i, unit in enumerate(units):
         if keep[i]:
@@ -174,10 +191,14 @@ def keep_non_redundant(units: list[str], keep: list[bool]) -> list[bool]:
         if promotions >= MAX_PROMOTIONS:
             keep[i] = True
             continue
-        v = vocabulary(unit)
-        if index.covers(v):
+        shape = shapes[i] if shapes is not None else None
+        if shape is not None and shape in represented_shapes:
             continue
-        keep[i] = True
-        promotions += 1
-        index.add(v)
+        v = vocabulary(unit)
+        if not index.covers(v):
+            keep[i] = True
+            promotions += 1
+            index.add(v)
+        if shape is not None and v.masked:  # represented now, either way
+            represented_shapes.add(shape)
     return keep

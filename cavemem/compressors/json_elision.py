@@ -1,0 +1,158 @@
+"""``json``: tool-output array elision (spec engine-compressors §3.1).
+
+Arrays longer than 8 elements keep their head (3) and tail (2), every element in an error state,
+numeric outliers, both sides of regime shifts, query matches (up to 50 elements in total) and
+every element whose vocabulary is new; each dropped run becomes one marker element
+``{"__caveman_elided__": N, "__caveman_invariants__": "all state=ok; range id=3..9"}``.
+Subtrees under error/message/warning-like keys are kept whole. The output is Go's
+``json.Marshal`` of the result: compact, keys sorted, numbers verbatim.
+
+Determinism (spec §9 item 1, G19): objects are walked in sorted key order — the order of the
+output — so the one ``__caveman_note__`` lands on the first qualifying marker in document order.
+
+An array that already contains a marker is left exactly as it is, which makes a second pass a
+no-op (pass-through).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .base import Compressor, Metadata
+from .invariants import ELISION_NOTE_MIN_ELIDED_BYTES, elision_note, object_fields, summarize_elided, worth_eliding
+from .json_canonical import Codec, decode_document
+from .json_outliers import anomaly_indices, change_point_seams, leaf_series, primary_series
+from .redundancy import keep_non_redundant
+from .relevance import RELEVANCE_THRESHOLD, ranked_candidates
+
+ELIDED_KEY = "__caveman_elided__"
+INVARIANTS_KEY = "__caveman_invariants__"
+NOTE_KEY = "__caveman_note__"
+
+ARRAY_THRESHOLD = 8
+KEEP_FIRST = 3
+KEEP_LAST = 2
+MAX_ITEMS = 50
+ANOMALY_Z = 2.0
+CHANGE_POINT_BUDGET = min(max(MAX_ITEMS // 4, 1), 8)
+# markerBytes for worthEliding: len(summary) + the fixed cost of the marker object's keys
+MARKER_OVERHEAD = 18 + 22 + 16
+
+_PRESERVE_KEY = re.compile(
+    r"error|errors|message|msg|stack|stacktrace|stack_trace|trace|traceback|exception|reason|detail|details|warning|warnings",
+    re.I | re.ASCII,
+)
+_ERROR_STATE = re.compile(
+    r"\b(?:error|errors|exception|failed|failure|critical|fatal|crash|panic|abort|timeout|denied|rejected)\b",
+    re.I | re.ASCII,
+)
+
+
+def _blen(s: str) -> int:
+    return len(s) if s.isascii() else len(s.encode("utf-8"))
+
+
+class _Elision:
+    """One pass over one document: remembers whether anything collapsed (and so whether the
+    contract note has been placed)."""
+
+    def __init__(self, codec: Codec, query: str):
+        self.codec = codec
+        self.query = query
+        self.collapsed = False
+
+    def transform(self, v, preserve: bool):
+        if isinstance(v, dict):
+            return {k: self.transform(v[k], preserve or _PRESERVE_KEY.fullmatch(k) is not None) for k in sorted(v)}
+        if isinstance(v, list):
+            if preserve or any(isinstance(e, dict) and ELIDED_KEY in e for e in v):
+                return v
+            if len(v) <= ARRAY_THRESHOLD:
+                return [self.transform(e, False) for e in v]
+            return self.select_array(v)
+        return v
+
+    def _keep_mask(self, arr: list, docs: list[str], lens: list[int]) -> list[bool]:
+        n = len(arr)
+        keep = [False] * n
+        for i in (*range(KEEP_FIRST), *range(n - KEEP_LAST, n)):
+            keep[i] = True
+        search = _ERROR_STATE.search
+        for i, d in enumerate(docs):
+            if search(d):
+                keep[i] = True
+        series = leaf_series(arr)
+        for i in anomaly_indices(series, lens):
+            keep[i] = True
+        for i in change_point_seams(primary_series(series, n, lens), ANOMALY_Z, CHANGE_POINT_BUDGET):
+            keep[i] = True
+        if self.query:
+            total = sum(keep)
+            for i in ranked_candidates(keep, docs, self.query, RELEVANCE_THRESHOLD):
+                if total >= MAX_ITEMS:
+                    break
+                keep[i] = True
+                total += 1
+        return keep_non_redundant(docs, keep)
+
+    def select_array(self, arr: list) -> list:
+        docs = self.codec.element_docs(arr)
+        lens = [_blen(d) for d in docs]
+        keep = self._keep_mask(arr, docs, lens)
+        out: list = []
+        n, i = len(arr), 0
+        while i < n:
+            if keep[i]:
+                out.append(self.transform(arr[i], False))
+                i += 1
+                continue
+            j = i
+            while j < n and not keep[j]:
+                j += 1
+            self._flush(arr[i:j], sum(lens[i:j]) + (j - i), out)
+            i = j
+        return out
+
+    def _flush(self, run: list, elided_bytes: int, out: list) -> None:
+        summary = summarize_elided(map(object_fields, run), elided_bytes)
+        if not worth_eliding(len(run), _blen(summary) + MARKER_OVERHEAD, elided_bytes, summary):
+            out.extend(self.transform(e, False) for e in run)
+            return
+        marker: dict = {ELIDED_KEY: len(run)}
+        if summary:
+            marker[INVARIANTS_KEY] = summary
+        if not self.collapsed and elided_bytes >= ELISION_NOTE_MIN_ELIDED_BYTES:
+            marker[NOTE_KEY] = elision_note("elements")
+        self.collapsed = True
+        out.append(marker)
+
+
+class JSONCompressor(Compressor):
+    content_type = "json"
+    accepts_query = True
+    reports_metadata = True
+
+    def compress(self, data: bytes) -> bytes | None:
+        return self._elide(data, "")
+
+    def compress_query(self, data: bytes, query: str) -> bytes | None:
+        return self._elide(data, query)
+
+    def compress_with_metadata(self, data: bytes, query: str) -> tuple[bytes, Metadata] | None:
+        out = self._elide(data, query)
+        return None if out is None else (out, Metadata(method="elision", lossless_to_model=False))
+
+    @staticmethod
+    def _elide(data: bytes, query: str) -> bytes | None:
+        got = decode_document(data)
+        if got is None:
+            return None
+        codec, value = got
+        pass_ = _Elision(codec, query or "")
+        try:
+            out = pass_.transform(value, False)
+            if not pass_.collapsed:
+                return None  # re-serializing alone is never claimed
+            return codec.marshal(out).encode("utf-8")
+        except RecursionError:  # nesting close to the interpreter limit: pass through
+            return None

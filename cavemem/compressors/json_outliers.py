@@ -1,0 +1,180 @@
+"""Which array elements are statistically interesting (spec engine-compressors §3.1, steps 3–4).
+
+- *Anomalies*: per numeric leaf path (dotted object paths, arrays not descended; plus the
+  synthetic ``__len__`` = canonical element byte length), a robust z-score
+  ``|0.6745·(v − median)/MAD| ≥ 2`` flags outliers such as a 9999 ms latency in a column of
+  30s. When the MAD is 0 the centre becomes the mean and the scale ``sampleStd/0.6745``.
+- *Change points*: binary segmentation of one primary series (the highest-variance numeric
+  path present in every element, else the byte lengths) marks both sides of up to 8 regime
+  shifts.
+
+Sums are plain left-to-right float additions, like the Go loops, so borderline decisions do not
+depend on summation tricks.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import reduce
+from operator import add
+
+from .json_canonical import JSONNumber
+
+ANOMALY_Z = 2.0
+MIN_SERIES = 4
+MIN_CHANGE_SERIES = 8
+MIN_SEGMENT = 4
+LEN_PATH = "__len__"
+_INF = float("inf")
+
+
+def _sum(xs) -> float:
+    return reduce(add, xs, 0.0)
+
+
+def _median_sorted(s: list[float]) -> float:
+    n = len(s)
+    return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
+
+
+def median_and_scale(values: list[float]) -> tuple[float, float]:
+    """(median, MAD); when the MAD is 0, (mean, sampleStd / 0.6745) — scale 0 if that is 0 too."""
+    med = _median_sorted(sorted(values))
+    mad = _median_sorted(sorted([abs(x - med) for x in values]))
+    if mad != 0:
+        return med, mad
+    n = len(values)
+    mean = _sum(values) / n
+    if n < 2:
+        return mean, 0.0
+    ss = _sum([(x - mean) * (x - mean) for x in values])
+    std = math.sqrt(ss / (n - 1))
+    return mean, (std / 0.6745 if std != 0 else 0.0)
+
+
+def _number(v: JSONNumber) -> float | None:
+    x = float(v.literal)  # JSON number grammar is a subset of ParseFloat's
+    return None if x in (_INF, -_INF) else x  # out of range: Go's Float64 fails, skip
+
+
+def numeric_leaves(element) -> dict[str, float]:
+    """Numeric leaf paths of one element: ``""`` for a bare number, ``a.b`` inside objects."""
+    if isinstance(element, JSONNumber):
+        x = _number(element)
+        return {} if x is None else {"": x}
+    out: dict[str, float] = {}
+    if not isinstance(element, dict):
+        return out
+    stack = [("", element)]
+    while stack:
+        prefix, obj = stack.pop()
+        for key, v in obj.items():
+            if isinstance(v, JSONNumber):
+                x = _number(v)
+                if x is not None:
+                    out[prefix + key] = x
+            elif isinstance(v, dict):
+                stack.append((prefix + key + ".", v))
+    return out
+
+
+def leaf_series(elements: list) -> dict[str, tuple[list[int], list[float]]]:
+    """path -> (indices of elements that have it, their values), in element order."""
+    series: dict[str, tuple[list[int], list[float]]] = {}
+    for i, e in enumerate(elements):
+        for path, x in numeric_leaves(e).items():
+            got = series.get(path)
+            if got is None:
+                got = series[path] = ([], [])
+            got[0].append(i)
+            got[1].append(x)
+    return series
+
+
+def anomaly_indices(series: dict[str, tuple[list[int], list[float]]], doc_lengths: list[int]) -> set[int]:
+    flagged: set[int] = set()
+    all_paths = dict(series)
+    all_paths[LEN_PATH] = (list(range(len(doc_lengths))), [float(n) for n in doc_lengths])
+    for path in sorted(all_paths):
+        idx, vals = all_paths[path]
+        if len(vals) < MIN_SERIES:
+            continue
+        med, scale = median_and_scale(vals)
+        if scale <= 0:
+            continue
+        for i, v in zip(idx, vals):
+            if abs(0.6745 * (v - med) / scale) >= ANOMALY_Z:
+                flagged.add(i)
+    return flagged
+
+
+def _sample_variance(vals: list[float]) -> float:
+    n = len(vals)
+    if n < 2:
+        return 0.0
+    mean = _sum(vals) / n
+    return _sum([(x - mean) * (x - mean) for x in vals]) / (n - 1)
+
+
+def primary_series(series: dict[str, tuple[list[int], list[float]]], n: int, doc_lengths: list[int]) -> list[float]:
+    """The highest-variance path present in every element (first in sorted order on ties),
+    else the element byte lengths."""
+    best, best_var = None, 0.0
+    for path in sorted(series):
+        vals = series[path][1]
+        if len(vals) != n:
+            continue
+        var = _sample_variance(vals)
+        if var > best_var:
+            best, best_var = vals, var
+    return best if best is not None else [float(x) for x in doc_lengths]
+
+
+def _constant_slope(y: list[float]) -> bool:
+    if len(y) < 3:
+        return True
+    d0 = y[1] - y[0]
+    return all(abs((y[i + 1] - y[i]) - d0) <= 1e-9 for i in range(1, len(y) - 1))
+
+
+def _best_split(y: list[float], a: int, b: int, z: float) -> int | None:
+    seg = y[a:b]
+    mean = _sum(seg) / len(seg)
+    cum, best_abs, best_k = 0.0, -1.0, a
+    for k in range(a, b - 1):
+        cum += y[k] - mean
+        if abs(cum) > best_abs:
+            best_abs, best_k = abs(cum), k
+    left, right = y[a : best_k + 1], y[best_k + 1 : b]
+    shift = abs(_sum(left) / len(left) - _sum(right) / len(right))
+    _, left_scale = median_and_scale(left)
+    _, right_scale = median_and_scale(right)
+    if left_scale <= 0 and right_scale <= 0:
+        return best_k if shift > 0 else None
+    _, seg_scale = median_and_scale(seg)
+    return best_k if seg_scale > 0 and shift > z * seg_scale else None
+
+
+def change_point_seams(y: list[float], z: float, budget: int) -> set[int]:
+    """Indices on both sides of up to ``budget`` accepted splits (longest segment first)."""
+    n = len(y)
+    if n < MIN_CHANGE_SERIES or _constant_slope(y):
+        return set()
+    seams: set[int] = set()
+    segs = [(0, n)]
+    splits = 0
+    while splits < budget and segs:
+        j = max(range(len(segs)), key=lambda s: segs[s][1] - segs[s][0])  # first longest
+        a, b = segs.pop(j)
+        if b - a < MIN_SEGMENT:
+            continue
+        k = _best_split(y, a, b, z)
+        if k is None:
+            continue
+        seams.add(k)
+        if k + 1 < n:
+            seams.add(k + 1)
+        segs.append((a, k + 1))
+        segs.append((k + 1, b))
+        splits += 1
+    return seams

@@ -1,0 +1,192 @@
+"""``text``: prose / Markdown / fallback (spec engine-compressors §3.6).
+
+The document is cut into sections (paragraphs, or single lines when it has no blank lines;
+a fenced code block is always one section). The first and last two sections, headings,
+sections that carry signal words (ERROR, DECISION, SUMMARY, …), earlier markers, query matches
+and every section whose vocabulary is new are kept; each dropped run becomes
+``… N sections elided (caveman) …``. Sections are re-joined with a blank line, so surrounding
+whitespace and CRLF separators are not preserved (spec §9 item 7; the original is one
+``retrieve`` away).
+
+An HTML page that reached this fallback first loses its script/style/svg blocks (replaced by a
+one-section marker) and its comments.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..gocompat import fields, trim_space
+from .base import Compressor
+from .lineends import split_lines
+from .redundancy import keep_non_redundant
+from .relevance import TEXT_LIMIT, keep_query_relevant
+
+KEEP_HEAD = 2
+KEEP_TAIL = 2
+MIN_BYTES = 1600
+MIN_SECTIONS = KEEP_HEAD + KEEP_TAIL + 2  # at most this many sections: nothing worth dropping
+HEADING_MAX_BYTES = 96
+HEADING_MAX_WORDS = 8
+HTML_NOISE_MARKER = "\u2026 1 sections elided (caveman) \u2026"
+
+_FENCE = re.compile(r"[\t\f\r ]{0,3}(`{3,}|~{3,})")
+_SIGNAL = re.compile(
+    r"\b(?:ERROR|WARNING|IMPORTANT|NOTE|ACTION|FOLLOWUP|SECURITY|SUMMARY|CONCLUSION|DECISION|RECOMMENDATION)\b",
+    re.I | re.ASCII,
+)
+_MARKER = re.compile(r"sections elided \(caveman\)")
+_NOISE_TAGS = ("script", "style", "svg")
+
+
+def _looks_html(text: str) -> bool:
+    low = trim_space(text).lower()
+    return low.startswith("<!doctype html") or low.startswith("<html") or "<body" in low
+
+
+def _tag_opener(tag: str):
+    """Finder for ``<tag\b[^>]*>`` in two linear steps (regex for ``<tag\b``, then the next ``>``)."""
+    start = re.compile(rf"<{tag}\b", re.I | re.ASCII)
+
+    def find(text: str, pos: int) -> tuple[int, int] | None:
+        m = start.search(text, pos)
+        if m is None:
+            return None
+        gt = text.find(">", m.end())
+        return None if gt < 0 else (m.start(), gt + 1)
+
+    return find
+
+
+def _literal_opener(literal: str):
+    def find(text: str, pos: int) -> tuple[int, int] | None:
+        at = text.find(literal, pos)
+        return None if at < 0 else (at, at + len(literal))
+
+    return find
+
+
+def _replace_blocks(text: str, find_open, closer: re.Pattern, replacement: str) -> str:
+    """Replace-all of ``opener … closer`` (leftmost opener, first closer after it) in linear
+    time — the RE2 meaning of ``(?is)<tag\b[^>]*>.*?</tag>``. Once an opener has no closer
+    after it, no later opener can have one either, so the scan stops there."""
+    out: list[str] = []
+    pos = 0
+    while True:
+        span = find_open(text, pos)
+        if span is None:
+            break
+        c = closer.search(text, span[1])
+        if c is None:
+            break
+        out.append(text[pos : span[0]])
+        out.append(replacement)
+        pos = c.end()
+    if not out:
+        return text
+    out.append(text[pos:])
+    return "".join(out)
+
+
+_TAG_BLOCKS = tuple((_tag_opener(t), re.compile(rf"</{t}>", re.I | re.ASCII)) for t in _NOISE_TAGS)
+_COMMENT = (_literal_opener("<!--"), re.compile(r"-->"))
+
+
+def strip_html_noise(text: str) -> str:
+    """Replace script/style/svg blocks with a marker section and delete comments."""
+    for find_open, closer in _TAG_BLOCKS:
+        text = _replace_blocks(text, find_open, closer, HTML_NOISE_MARKER)
+    return _replace_blocks(text, *_COMMENT, "")
+
+
+def split_sections(text: str) -> list[str]:
+    """Paragraphs (or lines, when there is no blank line) and whole fenced blocks, trimmed."""
+    paragraphs = "\n\n" in text or "\r\n\r\n" in text
+    lines, _ = split_lines(text)
+    sections: list[str] = []
+    buf: list[str] = []
+
+    def flush() -> None:
+        if buf:
+            s = trim_space("\n".join(buf))
+            if s:
+                sections.append(s)
+            buf.clear()
+
+    fence: str | None = None  # the opening run (``` or ~~~…) while a fence is open
+    for line in lines:
+        m = _FENCE.match(line)
+        if fence is not None:
+            buf.append(line)
+            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence):
+                fence = None
+                flush()
+            continue
+        if m:
+            flush()
+            fence = m.group(1)
+            buf.append(line)
+            continue
+        if not trim_space(line):
+            flush()
+            continue
+        buf.append(line)
+        if not paragraphs:
+            flush()
+    flush()
+    return sections
+
+
+def is_heading(section: str) -> bool:
+    if section.startswith("#"):
+        return True
+    if len(section.encode("utf-8", "surrogatepass")) > HEADING_MAX_BYTES:
+        return False
+    if "." in section or "!" in section or "?" in section:
+        return False
+    return 1 <= len(fields(section)) <= HEADING_MAX_WORDS
+
+
+class TextCompressor(Compressor):
+    content_type = "text"
+    accepts_query = True
+
+    def compress(self, data: bytes) -> bytes | None:
+        return self.compress_query(data, "")
+
+    def compress_query(self, data: bytes, query: str) -> bytes | None:
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+        if len(trim_space(text).encode("utf-8")) < MIN_BYTES:
+            return None
+        if _looks_html(text):
+            text = strip_html_noise(text)
+        sections = split_sections(text)
+        n = len(sections)
+        if n <= MIN_SECTIONS:
+            return None
+        keep = [False] * n
+        for i in range(n):
+            s = sections[i]
+            if i < KEEP_HEAD or i >= n - KEEP_TAIL or is_heading(s) or _SIGNAL.search(s) or _MARKER.search(s):
+                keep[i] = True
+        if query:
+            keep_query_relevant(keep, sections, query, TEXT_LIMIT)
+        keep_non_redundant(sections, keep)
+        out: list[str] = []
+        i = 0
+        while i < n:
+            if keep[i]:
+                out.append(sections[i])
+                i += 1
+                continue
+            j = i
+            while j < n and not keep[j]:
+                j += 1
+            out.append(f"\u2026 {j - i} sections elided (caveman) \u2026")
+            i = j
+        if len(out) == n:
+            return None  # nothing dropped
+        return "\n\n".join(out).encode("utf-8")
