@@ -24,7 +24,22 @@ class ConfigShape:
     prose: int
 
 
+_LAST: tuple[bytes, ConfigShape | None] | None = None
+
+
 def classify(data: bytes) -> ConfigShape | None:
+    """The config shape of ``data`` or None. The last answer is remembered: detection and then
+    the config compressor classify the same payload, and the YAML parse dominates the cost."""
+    global _LAST
+    last = _LAST
+    if last is not None and last[0] == data:
+        return last[1]
+    shape = _classify(data)
+    _LAST = (data, shape)
+    return shape
+
+
+def _classify(data: bytes) -> ConfigShape | None:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
@@ -61,14 +76,49 @@ def classify(data: bytes) -> ConfigShape | None:
 
 
 def _yaml_parses(text: str) -> bool:
+    return yaml_valid(text)
+
+
+def yaml_valid(text: str) -> bool:
+    """yaml.v3's notion of valid YAML: at least one document, no parse error, and no duplicate
+    key in any mapping (PyYAML alone accepts duplicates; the config compressor's output gate
+    needs the strict form). Composes nodes only — building Python objects is the slow part."""
     import yaml
 
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
-        docs = list(yaml.load_all(text, Loader=loader))
-    except Exception:  # yaml.YAMLError, recursion, anything: doubt means no
+        docs = 0
+        for root in yaml.compose_all(text, Loader=loader):
+            docs += 1
+            if root is not None and _has_duplicate_key(root):
+                return False
+    except Exception:  # YAMLError, RecursionError, anything: doubt means invalid
         return False
-    return len(docs) >= 1
+    return docs >= 1
+
+
+def _has_duplicate_key(root) -> bool:
+    import yaml
+
+    stack, seen_nodes = [root], set()
+    while stack:
+        node = stack.pop()
+        if id(node) in seen_nodes:  # aliases share nodes
+            continue
+        seen_nodes.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            keys = set()
+            for key_node, value_node in node.value:
+                if isinstance(key_node, yaml.ScalarNode):
+                    key = (key_node.tag, key_node.value)
+                    if key in keys and key_node.tag != "tag:yaml.org,2002:merge":
+                        return True
+                    keys.add(key)
+                stack.append(key_node)
+                stack.append(value_node)
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend(node.value)
+    return False
 
 
 def line_count(data: bytes) -> int:

@@ -1,0 +1,190 @@
+"""``config``: YAML, TOML and INI files (spec engine-compressors §3.9).
+
+Config files are long lists of near-identical keys; the agent usually needs a few of them and
+where they live. We keep the head and tail, top-level YAML keys, anything alarming (errors,
+secrets, rollbacks), the lines a query asks about and any line unlike those shown — then pull
+in the *context* of every kept line: its YAML parent chain (so ``rollout: 17`` still sits under
+``feature_17:`` under ``service:``) or its TOML/INI section header, plus a few lines under each
+kept parent. Dropped runs become ``# … N config lines elided (caveman) …`` comment lines, which
+are comments in all three formats; YAML output must still parse, or we pass through.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..formats.configs import classify, yaml_valid
+from ..gocompat import is_utf8, trim_space
+from .base import Compressor
+from .lineends import cr_suffix, join_lines, split_lines
+from .redundancy import keep_non_redundant
+from .relevance import CONFIG_LIMIT, RELEVANCE_THRESHOLD, keep_query_relevant
+
+MIN_LINES = 14
+KEEP_HEAD = 3
+KEEP_TAIL = 2
+CONTEXT_LINES = 8  # lines kept under a kept parent / section header
+REENTRY = b"config lines elided (caveman)"
+
+_SEVERE = re.compile(
+    r"\b(?:ERROR|FAIL|FAILED|FATAL|PANIC|EXCEPTION|WARNING|SECURITY|SECRET|TOKEN|PASSWORD|DENIED|REJECTED|ROLLBACK)\b",
+    re.I | re.A,
+)
+_YAML_KEY = re.compile(r"[\t\n\f\r ]*(?:-[\t\n\f\r ]*)?[A-Za-z0-9_.-]+[\t\n\f\r ]*:", re.A)
+_SECTION = re.compile(r"[\t\n\f\r ]*\[[A-Za-z0-9_.:\"' -]+\][\t\n\f\r ]*(?:[#;].*)?", re.A)
+
+
+def marker(count: int) -> str:
+    return f"# … {count} config lines elided (caveman) …"
+
+
+def indentation(line: str) -> int:
+    """Leading blanks, a tab counting 2."""
+    n = 0
+    for ch in line:
+        if ch == " ":
+            n += 1
+        elif ch == "\t":
+            n += 2
+        else:
+            break
+    return n
+
+
+def is_yaml_parent(line: str) -> bool:
+    """A key line that opens a block (``key:``) or a sequence item (``- name: x``)."""
+    if not _YAML_KEY.match(line):
+        return False
+    t = trim_space(line)
+    return t.endswith(":") or t.startswith("- ")
+
+
+class ConfigCompressor(Compressor):
+    content_type = "config"
+    accepts_query = True
+
+    def compress(self, data: bytes) -> bytes | None:
+        return self.compress_query(data, "")
+
+    def compress_query(self, data: bytes, query: str) -> bytes | None:
+        if REENTRY in data or not is_utf8(data):
+            return None
+        shape = classify(data)
+        if shape is None:
+            return None
+        text = data.decode("utf-8")
+        lines, trailing = split_lines(text)
+        if len(lines) < MIN_LINES:
+            return None
+        yaml = shape.kind == "yaml"
+        keep = _initial_keeps(lines, yaml, query)
+        if yaml:
+            _expand_yaml_context(lines, keep)
+        else:
+            _expand_section_context(lines, keep)
+        out_lines = _emit(lines, keep, cr_suffix(text))
+        if len(out_lines) >= len(lines):
+            return None
+        out = join_lines(out_lines, trailing)
+        if len(out.encode("utf-8")) >= len(data):
+            return None
+        if yaml and not yaml_valid(out):
+            return None
+        return out.encode("utf-8")
+
+
+def _initial_keeps(lines: list[str], yaml: bool, query: str) -> list[bool]:
+    n = len(lines)
+    keep = [i < KEEP_HEAD or i >= n - KEEP_TAIL for i in range(n)]
+    for i, line in enumerate(lines):
+        if keep[i]:
+            continue
+        if _SEVERE.search(line) or (yaml and indentation(line) == 0 and _YAML_KEY.match(line)):
+            keep[i] = True
+    if query:
+        keep_query_relevant(keep, lines, query, CONFIG_LIMIT, RELEVANCE_THRESHOLD)
+    keep_non_redundant(lines, keep)
+    return keep
+
+
+def _expand_yaml_context(lines: list[str], keep: list[bool]) -> None:
+    """Keep the parent chain of every kept line, then a few children under each kept parent."""
+    snapshot = [i for i, k in enumerate(keep) if k]
+    wanted = set(snapshot)
+    # Parent lines seen so far with strictly increasing indentation: for any later line, its
+    # nearest parent with smaller indentation — and that parent's own chain — are exactly the
+    # entries below its indentation (a nearer, shallower parent pops the deeper ones).
+    stack: list[int] = []  # line indices
+    chained: set[int] = set()  # parents whose chain is already kept
+    for i, line in enumerate(lines):
+        if i in wanted:
+            level = indentation(line)
+            if level >= 1:
+                for p in reversed(stack):
+                    if indentation(lines[p]) >= level:
+                        continue
+                    if p in chained:
+                        break
+                    keep[p] = True
+                    chained.add(p)
+                    if indentation(lines[p]) == 0:
+                        break
+        if is_yaml_parent(line):
+            level = indentation(line)
+            while stack and indentation(lines[stack[-1]]) >= level:
+                stack.pop()
+            stack.append(i)
+    # children: scanning the live array forward lets newly kept parents cascade
+    n = len(lines)
+    for i in range(n):
+        if not keep[i] or not is_yaml_parent(lines[i]):
+            continue
+        base = indentation(lines[i])
+        for j in range(i + 1, min(n, i + 1 + CONTEXT_LINES)):
+            if not trim_space(lines[j]):
+                continue
+            if indentation(lines[j]) <= base:
+                break
+            keep[j] = True
+
+
+def _expand_section_context(lines: list[str], keep: list[bool]) -> None:
+    """TOML/INI: keep the section header of every kept line, then a few lines under each kept
+    header (stopping at the next section)."""
+    current = -1
+    for i, line in enumerate(lines):
+        if _SECTION.fullmatch(line):
+            current = i
+        elif keep[i] and current >= 0:
+            keep[current] = True
+    n = len(lines)
+    for i in [i for i, k in enumerate(keep) if k and _SECTION.fullmatch(lines[i])]:
+        for j in range(i + 1, min(n, i + 1 + CONTEXT_LINES)):
+            if _SECTION.fullmatch(lines[j]):
+                break
+            keep[j] = True
+
+
+def _emit(lines: list[str], keep: list[bool], cr: str) -> list[str]:
+    """Kept lines, each dropped run replaced by one marker comment. A run of only blank lines
+    stays as it is (deviation: the reference would replace a lone blank line by a marker, which
+    costs bytes and hides nothing)."""
+    out: list[str] = []
+    run: list[str] = []
+
+    def flush() -> None:
+        if run:
+            if any(trim_space(x) for x in run):
+                out.append(marker(len(run)) + cr)
+            else:
+                out.extend(run)
+            run.clear()
+
+    for line, kept in zip(lines, keep):
+        if kept:
+            flush()
+            out.append(line)
+        else:
+            run.append(line)
+    flush()
+    return out
