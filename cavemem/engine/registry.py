@@ -36,6 +36,7 @@ DEFAULT_ENTRIES: tuple[Entry, ...] = (
     Entry("text", "cavemem.compressors.text:TextCompressor"),
     Entry("html", "cavemem.compressors.html:HTMLCompressor"),
     Entry("tabular", "cavemem.compressors.tabular:TabularCompressor"),
+    Entry("config", "cavemem.compressors.config:ConfigCompressor"),
     Entry("repetition", "cavemem.compressors.repetition:RepetitionCompressor", auto=False, segment_kinds=("history", "tool_result")),
     Entry("terminal", "cavemem.compressors.terminal:TerminalCompressor"),
 )
