@@ -10,6 +10,7 @@ import time
 import pytest
 
 from cavemem.compressors.code import CodeCompressor, CodeOptions, sniff_languages
+from cavemem.compressors.code.sniff import reference_language
 from cavemem.compressors.code import languages as code_languages
 from cavemem.compressors.code.elide import elide
 from cavemem.engine.core import Engine
@@ -254,11 +255,27 @@ def test_docstring_removal():
     ],
 )
 def test_sniff_follows_the_reference_order(source, first):
+    assert reference_language(source) == first
     assert sniff_languages(source)[0] == first
 
 
 def test_sniff_unknown_content():
     assert sniff_languages(b"just some words here") == ()
+    assert reference_language(b"just some words here") is None
+
+
+def test_c_with_ifdef_is_missniffed_by_the_reference_but_still_compressed(code):
+    # "#ifdef DEBUG" contains "def " and the format string a colon: the reference says python
+    src = b'#include <stdio.h>\n#ifdef DEBUG\n#define LOG(x) puts(x)\n#endif\n\nint main(void) {\n    printf("n: %d\\n", 1);\n    return 0;\n}\n'
+    assert reference_language(src) == "python"
+    assert sniff_languages(src) == ("python", "c", "cpp")
+    assert code.compress(src).endswith(b"int main(void) " + ELIDED + b"\n")
+
+
+def test_js_missniffed_as_rust_is_still_compressed(code):
+    src = b"// fn -> arrow\nfunction add(a, b) {\n  const fn = (x) => x;\n  return fn(a) + b;\n}\n"
+    assert sniff_languages(src)[:2] == ("rust", "typescript")
+    assert code.compress(src) == b"// fn -> arrow\nfunction add(a, b) " + ELIDED + b"\n"
 
 
 def test_jsx_falls_back_to_tsx(code):

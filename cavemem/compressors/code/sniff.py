@@ -1,9 +1,13 @@
-"""Language sniffing from raw content (spec §3.3a step 1), plus fallbacks.
+"""Language sniffing from raw content (spec §3.3a step 1), extended with fallbacks.
 
-The spec's rules are raw substring checks, first match wins; a mis-sniff fails later at the
-parse gate. cavemem extends each verdict with fallback grammars that are tried, in order, when
-the first one does not parse cleanly: TypeScript → TSX → JavaScript (JSX), C → C++, Python →
-Ruby. Ruby (not in the reference) is tried last whenever the text has ``def`` and a bare ``end`` line.
+The reference's rules are raw substring checks and the first match wins; a mis-sniff then fails
+at the parse gate. Those checks misfire on ordinary code — ``#ifdef X`` contains ``def `` and a
+colon makes a C file "python"; ``fn `` plus ``->`` makes a JavaScript file "rust" — so cavemem
+keeps the reference verdict first (its output is unchanged whenever the reference succeeds) and
+then tries every other rule that matches, in the same order, each followed by its related
+grammars: TypeScript → TSX → JavaScript (JSX), C → C++. Ruby, which the reference lacks, comes
+last when the text has ``def`` and a bare ``end`` line. The first grammar that parses cleanly
+decides.
 """
 
 from __future__ import annotations
@@ -11,29 +15,27 @@ from __future__ import annotations
 import re
 
 _RUBY_END = re.compile(rb"^[ \t]*end[ \t\r]*$", re.M)
+_CPP_MARKERS = (b"std::", b"template<", b"template <", b"namespace ", b"::", b"public:", b"private:")
+_TS_MARKERS = (b"function ", b"=>", b"const ", b"let ", b"interface ", b"class ")
+
+# Grammars worth trying after a rule's own verdict.
+_RELATED = {"typescript": ("tsx", "javascript"), "c": ("cpp",)}
 
 
-def _looks_ruby(data: bytes) -> bool:
-    return b"def " in data and _RUBY_END.search(data) is not None
+def _is_go(has) -> bool:
+    return has(b"package ") and has(b"func ")
 
 
-def sniff_languages(data: bytes) -> tuple[str, ...]:
-    """Grammar names to try, best first; empty when the content does not look like code."""
-    langs = _reference_sniff(data)
-    if "ruby" not in langs and _looks_ruby(data):
-        langs += ("ruby",)
-    return langs
+def _is_python(has) -> bool:
+    return has(b"def ") and has(b":")
 
 
-def _reference_sniff(data: bytes) -> tuple[str, ...]:
-    has = data.__contains__
-    if has(b"package ") and has(b"func "):
-        return ("go",)
-    if has(b"def ") and has(b":"):
-        return ("python",)
-    if has(b"fn ") and (has(b"->") or has(b"impl ") or has(b"pub ") or has(b"let mut ")):
-        return ("rust",)
-    if (
+def _is_rust(has) -> bool:
+    return has(b"fn ") and (has(b"->") or has(b"impl ") or has(b"pub ") or has(b"let mut "))
+
+
+def _is_java(has) -> bool:
+    return (
         has(b"public class ")
         or has(b"public static void main")
         or (
@@ -43,13 +45,48 @@ def _reference_sniff(data: bytes) -> tuple[str, ...]:
             and not has(b"#include")
             and (has(b"public ") or has(b"private ") or has(b"protected "))
         )
-    ):
-        return ("java",)
-    if has(b"#include"):
-        cpp_markers = (b"std::", b"template<", b"template <", b"namespace ", b"::", b"public:", b"private:")
-        if any(has(m) for m in cpp_markers):
-            return ("cpp",)
-        return ("c", "cpp")
-    if any(has(m) for m in (b"function ", b"=>", b"const ", b"let ", b"interface ", b"class ")):
-        return ("typescript", "tsx", "javascript")
-    return ()
+    )
+
+
+def _is_cpp(has) -> bool:
+    return has(b"#include") and any(has(m) for m in _CPP_MARKERS)
+
+
+def _is_c(has) -> bool:
+    return has(b"#include")
+
+
+def _is_typescript(has) -> bool:
+    return any(has(m) for m in _TS_MARKERS)
+
+
+# The reference's rules, in its order (cpp before c: a C++ file also satisfies the C rule).
+RULES = (
+    ("go", _is_go),
+    ("python", _is_python),
+    ("rust", _is_rust),
+    ("java", _is_java),
+    ("cpp", _is_cpp),
+    ("c", _is_c),
+    ("typescript", _is_typescript),
+)
+
+
+def reference_language(data: bytes) -> str | None:
+    """The reference's verdict: the first matching rule, or None."""
+    has = data.__contains__
+    return next((name for name, rule in RULES if rule(has)), None)
+
+
+def sniff_languages(data: bytes) -> tuple[str, ...]:
+    """Grammar names to try, best first; empty when the content does not look like code."""
+    has = data.__contains__
+    langs: list[str] = []
+    for name, rule in RULES:
+        if rule(has):
+            for lang in (name, *_RELATED.get(name, ())):
+                if lang not in langs:
+                    langs.append(lang)
+    if b"def " in data and _RUBY_END.search(data) is not None:
+        langs.append("ruby")
+    return tuple(langs)
