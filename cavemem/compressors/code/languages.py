@@ -122,7 +122,6 @@ def parse(name: str, data: bytes, deadline: Deadline):
 
         parser = tree_sitter.Parser(load_language(name))
         view = memoryview(data)
-
         size = len(data)
 
         def read(offset: int, _point) -> bytes:
