@@ -118,3 +118,15 @@ def test_bad_input_never_crashes_or_hangs(payload):
     out = c.compress(payload)
     assert time.monotonic() - start < 8
     assert out is None or b"\x1b[" not in out or payload.count(b"\x1b[") > out.count(b"\x1b[")
+
+
+def test_lone_blank_line_is_not_replaced_by_a_marker_and_second_pass_is_noop():
+    lines = ["\x1b[1m===== test session starts =====\x1b[0m", "platform linux", "rootdir: /src", "collected 40 items", ""]
+    lines += [f"tests/test_mod_{i}.py \x1b[32m....\x1b[0m  [{i * 10}%]" for i in range(10)]
+    lines += ["", "\x1b[32m===== 40 passed in 1.2s =====\x1b[0m"]
+    data = ("\n".join(lines) + "\n").encode()
+    out = c.compress(data)
+    assert out is not None
+    assert b"\xe2\x80\xa6 1 lines elided" not in out
+    assert b"collected 40 items\n\n" in out or b"collected 40 items\n\xe2\x80\xa6" in out
+    assert c.compress(out) is None

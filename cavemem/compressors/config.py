@@ -6,7 +6,9 @@ secrets, rollbacks), the lines a query asks about and any line unlike those show
 in the *context* of every kept line: its YAML parent chain (so ``rollout: 17`` still sits under
 ``feature_17:`` under ``service:``) or its TOML/INI section header, plus a few lines under each
 kept parent. Dropped runs become ``# … N config lines elided (caveman) …`` comment lines, which
-are comments in all three formats; YAML output must still parse, or we pass through.
+are comments in all three formats (a single dropped line no longer than the marker, typically a
+blank one, stays verbatim: see :mod:`.line_runs`); YAML output must still parse, or we pass
+through.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import re
 from ..formats.configs import classify, yaml_valid
 from ..gocompat import is_utf8, trim_space
 from .base import Compressor
+from .line_runs import emit_with_markers
 from .lineends import cr_suffix, join_lines, split_lines
 from .redundancy import keep_non_redundant
 from .relevance import CONFIG_LIMIT, RELEVANCE_THRESHOLD, keep_query_relevant
@@ -82,7 +85,7 @@ class ConfigCompressor(Compressor):
             _expand_yaml_context(lines, keep)
         else:
             _expand_section_context(lines, keep)
-        out_lines = _emit(lines, keep, cr_suffix(text))
+        out_lines = emit_with_markers(lines, keep, marker, cr_suffix(text))
         if len(out_lines) >= len(lines):
             return None
         out = join_lines(out_lines, trailing)
@@ -163,28 +166,3 @@ def _expand_section_context(lines: list[str], keep: list[bool]) -> None:
             if _SECTION.fullmatch(lines[j]):
                 break
             keep[j] = True
-
-
-def _emit(lines: list[str], keep: list[bool], cr: str) -> list[str]:
-    """Kept lines, each dropped run replaced by one marker comment. A run of only blank lines
-    stays as it is (deviation: the reference would replace a lone blank line by a marker, which
-    costs bytes and hides nothing)."""
-    out: list[str] = []
-    run: list[str] = []
-
-    def flush() -> None:
-        if run:
-            if any(trim_space(x) for x in run):
-                out.append(marker(len(run)) + cr)
-            else:
-                out.extend(run)
-            run.clear()
-
-    for line, kept in zip(lines, keep):
-        if kept:
-            flush()
-            out.append(line)
-        else:
-            run.append(line)
-    flush()
-    return out

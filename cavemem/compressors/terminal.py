@@ -4,8 +4,9 @@ Captured terminal output is full of colour codes, cursor moves and carriage-retu
 bars that cost tokens and say nothing. Every line is cleaned (progress redraws collapse to their
 final state, escape sequences go), and a long output keeps its head, its tail, every line that
 looks like a failure (errors, tracebacks, file:line locations) and any line unlike those already
-shown; the rest become ``… N lines elided (caveman) …`` markers. Line endings are preserved per
-line, markers follow the majority style.
+shown; the rest become ``… N lines elided (caveman) …`` markers (a single dropped line no longer
+than its marker stays verbatim — a deviation shared with diff/search-result, see
+:mod:`.line_runs`). Line endings are preserved per line, markers follow the majority style.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import re
 
 from ..gocompat import is_utf8
 from .base import Compressor
+from .line_runs import emit_with_markers
 from .lineends import cr_suffix, join_lines, split_lines
 from .redundancy import keep_non_redundant
 
@@ -72,16 +74,5 @@ def _elide_middle(lines: list[str], cr: str) -> list[str]:
         if not keep[i] and (_IMPORTANT.search(line) or _MARKER_LINE.search(line)):
             keep[i] = True
     keep_non_redundant(lines, keep)
-    out: list[str] = []
-    dropped = 0
-    for line, kept in zip(lines, keep):
-        if kept:
-            if dropped:
-                out.append(marker(dropped) + cr)
-                dropped = 0
-            out.append(line)
-        else:
-            dropped += 1
-    if dropped:  # unreachable while the tail is kept, but keeps the function total
-        out.append(marker(dropped) + cr)
-    return out
+    # a lone short line (often a blank one) stays verbatim rather than becoming a longer marker
+    return emit_with_markers(lines, keep, marker, cr)
