@@ -177,3 +177,21 @@ def test_word_html_marked_sections_are_tolerated():
     assert out is not None
     assert out.count(b"Minutes of the meeting") == 5
     assert b"supportLists" not in out
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_fragment = st.sampled_from(
+    ["<div class='content'>", "</div>", "<p>", "</p>", "<li>", "<table><tr><td>", "</td>", "<pre>", "</pre>", "<a href=x>",
+     "</a>", "<br>", "<script>x=1</script>", "<!-- c -->", "&amp;", "&#0;", "<![CDATA[x]]>", "<", ">", "\r\n",
+     "Some words, with commas, and enough length to be scored as content here. ", "\x00", "\udc80"]
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(_fragment, max_size=120))
+def test_arbitrary_markup_never_raises(parts):
+    data = "".join(parts).encode("utf-8", "surrogateescape")
+    out = c.compress(data)
+    assert out is None or (200 <= len(out) < len(data))
