@@ -37,6 +37,10 @@ DEFAULT_ENTRIES: tuple[Entry, ...] = (
     Entry("html", "cavemem.compressors.html:HTMLCompressor"),
     Entry("tabular", "cavemem.compressors.tabular:TabularCompressor"),
     Entry("config", "cavemem.compressors.config:ConfigCompressor"),
+    Entry("toolschema", "cavemem.compressors.toolschema:ToolSchemaCompressor", auto=False, segment_kinds=("tool_schema",)),
+    Entry("toolschema-annotations", "cavemem.compressors.toolschema_annotations:ToolSchemaAnnotationsCompressor", auto=False, in_manifest=False),
+    Entry("toon", "cavemem.compressors.toon:TOONCompressor", auto=False),
+    Entry("a11y", "cavemem.compressors.a11y:AXTreeCompressor", auto=False, segment_kinds=("artifact", "tool_result")),
     Entry("repetition", "cavemem.compressors.repetition:RepetitionCompressor", auto=False, segment_kinds=("history", "tool_result")),
     Entry("terminal", "cavemem.compressors.terminal:TerminalCompressor"),
 )
