@@ -169,6 +169,9 @@ def _big_yaml(n: int) -> bytes:
         b"key: " + b"x" * 1_000_000 + b"\n" + b"other: 1\n" * 20,
         b"a:\n" + b"".join(b" " * i + b"k%d:\n" % i for i in range(1, 3000)) + b"end: 1\n" * 20,
         b"x: [" * 50_000 + b"\n" + b"k: v\n" * 20,
+        # a 900-level staircase, then 60k alarming lines that all want their parent chain
+        ("root:\n" + "".join(" " * i + f"k{i}:\n" for i in range(1, 900)) + " " * 900 + "leaf: 1\n"
+         + "".join(f"  token_{i}: secret token\n" for i in range(60_000))).encode(),
         ("\n".join(f"cl\u00e9_{i}: v\u00e4lue" for i in range(30))).encode("latin-1"),
         b"\t" * 1_000_000,
     ],

@@ -14,6 +14,7 @@ through.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 
 from ..formats.configs import classify, yaml_valid
 from ..gocompat import is_utf8, trim_space
@@ -118,25 +119,25 @@ def _expand_yaml_context(lines: list[str], keep: list[bool]) -> None:
     # nearest parent with smaller indentation — and that parent's own chain — are exactly the
     # entries below its indentation (a nearer, shallower parent pops the deeper ones).
     stack: list[int] = []  # line indices
+    levels: list[int] = []  # their indentation, strictly increasing (searchable by bisect)
     chained: set[int] = set()  # parents whose chain is already kept
     for i, line in enumerate(lines):
         if i in wanted:
             level = indentation(line)
-            if level >= 1:
-                for p in reversed(stack):
-                    if indentation(lines[p]) >= level:
-                        continue
-                    if p in chained:
-                        break
-                    keep[p] = True
-                    chained.add(p)
-                    if indentation(lines[p]) == 0:
-                        break
+            # entries [0, k) are shallower than this line; walk them nearest-first until one
+            # whose chain is already kept (everything below it is kept too)
+            for k in range(bisect_left(levels, level) - 1, -1, -1):
+                p = stack[k]
+                if p in chained:
+                    break
+                keep[p] = True
+                chained.add(p)
         if is_yaml_parent(line):
             level = indentation(line)
-            while stack and indentation(lines[stack[-1]]) >= level:
-                stack.pop()
+            k = bisect_left(levels, level)
+            del stack[k:], levels[k:]
             stack.append(i)
+            levels.append(level)
     # children: scanning the live array forward lets newly kept parents cascade
     n = len(lines)
     for i in range(n):
