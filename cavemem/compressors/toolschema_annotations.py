@@ -35,6 +35,8 @@ _WS = re.compile(rb"[ \t\n\r]*")
 _STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _SCALAR = re.compile(rb"[^,\]}\s]+")
 _STRUCTURAL = re.compile(rb'["\[\]{}]')
+_MEMBER = re.compile(rb'("(?:[^"\\]|\\.)*")[ \t\n\r]*:[ \t\n\r]*', re.DOTALL)  # key at i, then ':'
+_AFTER_VALUE = re.compile(rb"[ \t\n\r]*([,}])[ \t\n\r]*")
 
 
 class _Walker:
@@ -73,22 +75,21 @@ class _Walker:
     def members(self, i: int):
         """Yield (key, key_start, value_start) for the object at ``i``; the caller must set
         ``self.pos`` to the value's end before resuming. Finally ``self.pos`` is the '}'."""
+        b = self.b
         i = self.ws(i + 1)
-        if self.b[i : i + 1] == b"}":
+        if b[i : i + 1] == b"}":
             self.pos = i
             return
         while True:
-            key_start = i
-            key_end = self.string_end(i)
-            key = json.loads(go_text(self.b[key_start:key_end]))
-            value_start = self.ws(self.ws(key_end) + 1)  # past ':'
-            self.pos = None
-            yield key, key_start, value_start
-            i = self.ws(self.pos)
-            if self.b[i : i + 1] == b",":
-                i = self.ws(i + 1)
+            m = _MEMBER.match(b, i)
+            raw_key = m.group(1)
+            key = json.loads(go_text(raw_key)) if b"\\" in raw_key else raw_key[1:-1].decode("utf-8", "replace")
+            yield key, i, m.end()
+            m = _AFTER_VALUE.match(b, self.pos)
+            if m.group(1) == b",":
+                i = m.end()
                 continue
-            self.pos = i  # the closing '}'
+            self.pos = m.start(1)  # the closing "}"
             return
 
     def array_items(self, i: int, each) -> int:
