@@ -195,3 +195,26 @@ def test_deep_nesting_output_stays_valid():
         assert yaml_valid(text)
         assert "leaf: deep token" in text
         assert all(indentation(line) < 200 for line in text.split("\n"))
+
+
+@pytest.mark.parametrize(
+    "text,valid",
+    [
+        ("a: 1\nb: 2\n", True),
+        ("a: 1\na: 2\n", False),  # duplicate key (yaml.v3 rejects, PyYAML alone would not)
+        ("m: {a: 1, a: 2}\n", False),
+        ("- a: 1\n  a: 2\n", False),
+        ("a: 1\n'a': 2\n", False),  # same resolved key
+        ("1: a\n'1': b\n", True),  # int 1 and string "1" differ
+        ("x:\n  a: 1\ny:\n  a: 2\n", True),
+        ("# only a comment\n", False),  # zero documents
+        ("a:\n\tb: 1\n", False),  # tab indentation
+        ("a: 1\n---\nb: 2\n", True),  # multi-document
+        ("a: &x {b: 1}\nc: *x\n", True),
+        ("a: *nope\n", False),  # undefined alias
+        ("<<: {a: 1}\nb: 2\n", True),
+        ("broken: [one, two\n", False),
+    ],
+)
+def test_yaml_validity_matches_yaml_v3(text, valid):
+    assert yaml_valid(text) is valid
