@@ -96,11 +96,16 @@ def simulate(opts: dict) -> int:
 @command(
     Command(
         "cavemem stats",
-        "Recovery-store totals: payloads stored, tokens before/after, bytes used of the budget.",
-        [Opt("--json", help="print the exact JSON summary")],
+        "Recovery-store totals: payloads stored, tokens before/after, bytes used of the budget.\n"
+        "With --memory: the memory store instead (memories by project and kind, sizes, time span).",
+        [Opt("--json", help="print the exact JSON summary"), Opt("--memory", help="memory-store statistics")],
     )
 )
 def stats(opts: dict) -> int:
+    if opts["memory"]:
+        from ..memory.cli import stats as memory_stats
+
+        return memory_stats(opts)
     from ..gocompat import marshal
 
     summary = _engine().stats()

@@ -188,6 +188,14 @@ class CCRStore:
             raise UnknownHandle()
         return bytes(row[0])
 
+    def delete(self, handle: str) -> bool:
+        """Remove one record (memory ``forget`` purges its recovery copies); True if it existed."""
+        try:
+            with self.db.transaction() as conn:
+                return conn.execute("DELETE FROM recoveries WHERE handle = ?", (handle,)).rowcount > 0
+        except sqlite3.Error as exc:
+            raise StoreUnavailable(f"ccr delete: {exc}") from exc
+
     def contains(self, handle: str) -> bool:
         return self.db.execute("SELECT 1 FROM recoveries WHERE handle = ?", (handle,)).fetchone() is not None
 

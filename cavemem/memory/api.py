@@ -1,0 +1,535 @@
+"""``Memory``: the Python API of cavemem's durable memory — and what the CLI itself calls.
+
+    from cavemem import Memory
+    m = Memory()                                   # $CAVEMAN_HOME/mem.db (or CAVEMAN_MEM_DB)
+    rec = m.remember("the deploy key lives in vault under ops/deploy", tags=("ops",))
+    rec.id                                         # 'mem_…' (also rec["id"])
+    res = m.recall("where is the deploy key?")     # {"basis": "inferred", "hits": [...], ...}
+    res["hits"][0]["recovery_handle"]              # Engine().retrieve(handle) → exact text
+    new = m.supersede(rec.id, "the deploy key moved to vault under ops/keys")
+    [v.id for v in m.history(new.id)]              # oldest → current
+    m.forget(new.id)                               # {"forgotten": True, ...}
+
+Guarantees: the (cleaned) text is committed before anything else happens; remembering the same
+text in the same project twice stores it once; superseded versions never appear in recall unless
+asked for; an off-topic query returns ``hits: []``; every hit carries a recovery handle unless
+the recovery store is unavailable (then a warning says so and recall still answers).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from datetime import datetime
+
+from ..errors import CaveError
+from . import ids, privacy, project as projects
+from .rank import ExtraScorer, RankConfig, Ranker, config_from_env
+from .store import Filter, MemoryRecord, MemoryStore, bump_corpus, delete_row, index_terms, insert_row, open_memory_store
+from .transfer import KINDS, MAX_MEMORY_BYTES, ImportReport, export_line, export_records, import_lines, require_kind
+
+DEFAULT_LIMIT = 5
+DEFAULT_TOKEN_BUDGET = 2000
+
+# Optional scorers by name: "module:Class", constructed with the Memory's store. The [embed] extra
+# provides "embed"; when its module cannot be imported the error says which extra to install.
+SCORERS: dict[str, str] = {"embed": "cavemem.embed.scorer:SemanticScorer"}
+
+
+def _too_large(n: int) -> CaveError:
+    return CaveError("cave_memory_too_large", f"memory is {n} bytes, over the {MAX_MEMORY_BYTES}-byte cap")
+
+
+def _as_text(text) -> str:
+    if isinstance(text, (bytes, bytearray, memoryview)):
+        from ..gocompat import go_text
+
+        return go_text(bytes(text))
+    if not isinstance(text, str):
+        raise CaveError("cave_invalid_arguments", f"memory text must be a string, not {type(text).__name__}")
+    return text
+
+
+def _utf8_len(text: str) -> int:
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
+def _clean_list(values, what: str) -> tuple[str, ...]:
+    if values is None:
+        return ()
+    if isinstance(values, str):
+        values = (values,)
+    out: list[str] = []
+    for v in values:
+        if not isinstance(v, str):
+            raise CaveError("cave_invalid_arguments", f"{what} must be strings")
+        v = v.strip()
+        if v and v not in out:
+            out.append(v)
+    return tuple(out)
+
+
+def _opt(value, what: str) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise CaveError("cave_invalid_arguments", f"{what} must be a string")
+    return value.strip() or None
+
+
+class Memory:
+    """Durable memory over one SQLite store.
+
+    ``path``: the store file (default ``CAVEMAN_MEM_DB`` or ``$CAVEMAN_HOME/mem.db``;
+    ``":memory:"`` for a throwaway store). ``engine``: the :class:`~cavemem.engine.core.Engine`
+    recall compresses through (default: one over the default recovery store, created on first
+    recall). ``cwd``: the directory whose git root names the project (default: the process cwd).
+    ``redact`` / ``merge``: defaults for secret redaction and near-duplicate merging.
+    ``rank_config`` / ``scorers``: fusion weights and extra scorers (instances or names such as
+    ``"embed"``). ``clock``: a function returning the current UTC datetime (tests, benchmarks).
+    """
+
+    def __init__(
+        self,
+        path: str | None = None,
+        *,
+        engine=None,
+        cwd: str | None = None,
+        redact: bool = True,
+        merge: bool = True,
+        rank_config: RankConfig | None = None,
+        scorers: Sequence[ExtraScorer | str] = (),
+        clock: Callable[[], datetime] | None = None,
+        store: MemoryStore | None = None,
+    ):
+        self.store = store or open_memory_store(path)
+        self._engine = engine
+        self.cwd = cwd
+        self.redact = redact
+        self.merge = merge
+        self.rank_config = rank_config or config_from_env()
+        self.clock = clock or ids.utc_now
+        self.scorers = [self._scorer(s) for s in scorers]
+        self._packer = None
+
+    # -- plumbing ------------------------------------------------------------------------------
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> "Memory":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def _scorer(self, spec) -> ExtraScorer:
+        if not isinstance(spec, str):
+            return spec
+        target = SCORERS.get(spec)
+        if target is None:
+            raise CaveError("cave_invalid_config", f"unknown scorer {spec!r} (known: {', '.join(SCORERS)})")
+        import importlib
+
+        module, _, cls = target.partition(":")
+        try:
+            return getattr(importlib.import_module(module), cls)(self.store)
+        except ImportError as exc:
+            raise CaveError("cave_invalid_config", f"scorer {spec!r} is not installed ({exc}); pip install 'cavemem[{spec}]'") from exc
+
+    def engine(self):
+        if self._engine is None:
+            from ..engine.core import Engine
+
+            self._engine = Engine()
+        return self._engine
+
+    def _now(self) -> datetime:
+        return self.clock()
+
+    def project(self, explicit: str | None = None) -> str:
+        """The project a write goes to (explicit, else the git root name of ``cwd``)."""
+        return projects.resolve_project(explicit, self.cwd)
+
+    # -- remember ------------------------------------------------------------------------------
+    def remember(
+        self,
+        text,
+        *,
+        project: str | None = None,
+        session: str | None = None,
+        topic: str | None = None,
+        tags: Iterable[str] = (),
+        files: Iterable[str] = (),
+        kind: str | None = None,
+        entity: str | None = None,
+        at: datetime | str | None = None,
+        redact: bool | None = None,
+        merge: bool | None = None,
+    ) -> MemoryRecord:
+        """Store ``text`` and return the stored memory (``.id``, ``["id"]``).
+
+        ``extra["status"]`` says what happened: ``new``, ``existing`` (idempotent repeat) or
+        ``merged`` (a near-duplicate of a current memory, now its next version)."""
+        text = _as_text(text)
+        n = _utf8_len(text)
+        if n > MAX_MEMORY_BYTES:
+            raise _too_large(n)
+        had_text = bool(text.strip())
+        cleaned, redacted, spans = privacy.clean(text, redact_secrets=self.redact if redact is None else redact)
+        if not cleaned.strip():
+            if had_text and spans:
+                raise CaveError("cave_memory_empty", "nothing left to remember after removing <private> spans")
+            raise CaveError("cave_memory_empty", "cannot remember empty text")
+        n = _utf8_len(cleaned)
+        if n > MAX_MEMORY_BYTES:
+            raise _too_large(n)
+        proj = self.project(project)
+        when = ids.parse_when(at, what="at") if at is not None else self._now()
+        stamp = ids.format_time(when)
+        rec = MemoryRecord(
+            id=ids.memory_id(cleaned, proj), text=cleaned, project=proj, created_at=stamp, valid_from=stamp,
+            ts=ids.to_micros(when), session=_opt(session, "session"), topic=_opt(topic, "topic"),
+            kind=require_kind(_opt(kind, "kind")), entity=_opt(entity, "entity"),
+            tags=_clean_list(tags, "tags"), files=_clean_list(files, "files"),
+        )
+        terms = index_terms(rec)
+        do_merge = self.merge if merge is None else merge
+        now_text = ids.format_time(self._now())
+
+        def txn(conn):
+            existing = self.store.get(rec.id, conn)
+            if existing is not None:
+                return self._repeat(conn, existing, now_text)
+            dup = None
+            if do_merge:
+                try:
+                    from .dedup import find_near_duplicate
+
+                    dup = find_near_duplicate(conn, rec, terms)
+                except Exception:  # dedup is an optimisation: never lose the memory over it
+                    dup = None
+            if dup is not None:
+                self._merge_into(conn, rec, dup, terms)
+                rec.extra = {"status": "merged"}
+            else:
+                insert_row(conn, rec, terms)
+                rec.extra = {"status": "new"}
+            bump_corpus(conn, 1, len(terms))
+            return rec
+
+        out = self.store.write(txn, "remember")
+        if redacted:
+            out.extra["redacted"] = dict(sorted(redacted.items()))
+        if spans:
+            out.extra["private_spans_removed"] = spans
+        return out
+
+    def _repeat(self, conn, existing: MemoryRecord, now_text: str) -> MemoryRecord:
+        """Remembering text that is already stored."""
+        if existing.current:
+            conn.execute("UPDATE memories SET seen_count = seen_count + 1, last_seen = ? WHERE seq = ?", (now_text, existing.seq))
+            existing.seen_count += 1
+            existing.last_seen = now_text
+            existing.extra = {"status": "existing"}
+            return existing
+        # an expired version: fine if it was merged away (the same fact, reworded) — the repeat
+        # counts for the current version; a superseded fact cannot come back as current
+        successor = self.store.get(existing.superseded_by, conn) if existing.superseded_by else None
+        if successor is not None and successor.change == "merge":
+            head = successor
+            hops = 0
+            while head.superseded_by and hops < 10000:
+                nxt = self.store.get(head.superseded_by, conn)
+                if nxt is None or nxt.change != "merge":
+                    break
+                head, hops = nxt, hops + 1
+            if head.current:
+                conn.execute("UPDATE memories SET seen_count = seen_count + 1, last_seen = ? WHERE seq = ?", (now_text, head.seq))
+                head.seen_count += 1
+                head.last_seen = now_text
+                head.extra = {"status": "existing", "merged_from": existing.id}
+                return head
+        raise CaveError(
+            "cave_memory_conflict",
+            f"memory {existing.id} exists only as an expired historical version and cannot be re-remembered as current",
+        )
+
+    def _merge_into(self, conn, rec: MemoryRecord, dup: MemoryRecord, terms: list[str]) -> None:
+        rec.supersedes = dup.id
+        rec.change = "merge"
+        rec.seen_count = dup.seen_count + 1
+        rec.tags = tuple(dict.fromkeys(dup.tags + rec.tags))
+        rec.files = tuple(dict.fromkeys(dup.files + rec.files))
+        rec.session = rec.session or dup.session
+        rec.topic = rec.topic or dup.topic
+        rec.kind = rec.kind or dup.kind
+        rec.entity = rec.entity or dup.entity
+        terms[:] = index_terms(rec)
+        insert_row(conn, rec, terms)
+        until = rec.valid_from if rec.ts >= dup.ts else dup.valid_from
+        conn.execute(
+            "UPDATE memories SET valid_until = ?, superseded_by = ? WHERE seq = ? AND valid_until IS NULL",
+            (until, rec.id, dup.seq),
+        )
+
+    # -- supersede / history / forget -----------------------------------------------------------
+    def supersede(self, mem_id: str, text, *, redact: bool | None = None) -> MemoryRecord:
+        """Replace current memory ``mem_id`` with ``text``; the old version stays in history."""
+        if not isinstance(mem_id, str) or not mem_id.strip():
+            raise CaveError("cave_invalid_arguments", "supersede requires old memory id")
+        mem_id = mem_id.strip()
+        text = _as_text(text)
+        if not text.strip():
+            raise CaveError("cave_memory_empty", "cannot supersede with empty text")
+        n = _utf8_len(text)
+        if n > MAX_MEMORY_BYTES:
+            raise _too_large(n)
+        cleaned, redacted, spans = privacy.clean(text, redact_secrets=self.redact if redact is None else redact)
+        if not cleaned.strip():
+            raise CaveError("cave_memory_empty", "nothing left to remember after removing <private> spans")
+        if _utf8_len(cleaned) > MAX_MEMORY_BYTES:
+            raise _too_large(_utf8_len(cleaned))
+        now = self._now()
+        stamp = ids.format_time(now)
+
+        def txn(conn):
+            old = self.store.get(mem_id, conn)
+            if old is None or not old.current:
+                raise CaveError("cave_memory_conflict", f"memory {mem_id} is not current")
+            if old.text == cleaned:
+                raise CaveError("cave_memory_conflict", "replacement text is identical to current memory")
+            new = MemoryRecord(
+                id=ids.memory_id(cleaned, old.project), text=cleaned, project=old.project, created_at=stamp,
+                valid_from=stamp, ts=ids.to_micros(now), supersedes=old.id, change="supersede",
+                session=old.session, topic=old.topic, kind=old.kind, entity=old.entity, tags=old.tags, files=old.files,
+            )
+            if self.store.get(new.id, conn) is not None:
+                raise CaveError("cave_memory_conflict", f"replacement memory {new.id} already exists")
+            terms = index_terms(new)
+            insert_row(conn, new, terms)
+            cur = conn.execute(
+                "UPDATE memories SET valid_until = ?, superseded_by = ? WHERE seq = ? AND valid_until IS NULL",
+                (stamp, new.id, old.seq),
+            )
+            if cur.rowcount != 1:
+                raise CaveError("cave_memory_conflict", f"memory {mem_id} changed during supersede")
+            bump_corpus(conn, 1, len(terms))
+            new.extra = {"status": "superseded"}
+            return new
+
+        out = self.store.write(txn, "supersede")
+        if redacted:
+            out.extra["redacted"] = dict(sorted(redacted.items()))
+        return out
+
+    def history(self, mem_id: str) -> list[MemoryRecord]:
+        """Every version of the chain ``mem_id`` belongs to, oldest → current."""
+        if not isinstance(mem_id, str) or not mem_id.strip():
+            raise CaveError("cave_invalid_arguments", "history requires a memory id")
+        return self.store.chain(mem_id.strip())
+
+    def show(self, mem_id: str) -> MemoryRecord:
+        rec = self.store.get((mem_id or "").strip())
+        if rec is None:
+            raise CaveError("cave_memory_not_found", f"memory {mem_id} not found")
+        return rec
+
+    def forget(
+        self,
+        mem_id: str | None = None,
+        *,
+        project: str | None = None,
+        before: datetime | str | None = None,
+        tag: str | None = None,
+        all_projects: bool = False,
+        dry_run: bool = False,
+    ) -> dict:
+        """Hard-delete one version by id (its chain is relinked), or in bulk by project /
+        date / tag. Bulk forgetting is limited to one project (``project``, else the current
+        one) unless ``all_projects``; ``dry_run`` reports without deleting. The recovery-store
+        copies of forgotten memories are deleted too."""
+        if mem_id is not None:
+            if project is not None or before is not None or tag is not None or all_projects:
+                raise CaveError("cave_invalid_arguments", "forget takes either an id or filters, not both")
+            rec = self.store.get(mem_id.strip())
+            if rec is None:
+                return {"forgotten": False, "id": mem_id}
+            if dry_run:
+                return {"forgotten": False, "id": mem_id, "dry_run": True, "would_forget": True}
+            gone = self._delete([rec])
+            return {"forgotten": bool(gone), "id": mem_id, **self._purge(gone)}
+        if before is None and tag is None and project is None and not all_projects:
+            raise CaveError("cave_invalid_arguments", "forget needs an id or at least one of --project, --before, --tag")
+        where = Filter(projects=None if all_projects else (self.project(project),), current_only=False, tag=tag)
+        if before is not None:
+            where.until_us = ids.to_micros(ids.parse_when(before, what="before", now=self._now())) - 1
+        victims = self.store.select(where, order="seq")
+        if dry_run:
+            return {"dry_run": True, "forgotten": 0, "would_forget": len(victims), "ids": [r.id for r in victims]}
+        gone = self._delete(victims)
+        return {"dry_run": False, "forgotten": len(gone), "ids": [r.id for r in gone], **self._purge(gone)}
+
+    def _delete(self, victims: list[MemoryRecord]) -> list[MemoryRecord]:
+        def txn(conn):
+            done = []
+            for rec in victims:
+                if conn.execute("SELECT 1 FROM memories WHERE seq = ?", (rec.seq,)).fetchone():
+                    delete_row(conn, rec)
+                    done.append(rec)
+            return done
+
+        return self.store.write(txn, "forget") if victims else []
+
+    def _purge(self, gone: list[MemoryRecord]) -> dict:
+        """Delete recovery-store copies of forgotten texts (best effort; never blocks forget)."""
+        if not gone:
+            return {}
+        import os
+
+        from .. import paths
+        from ..store.ccr import handle_for
+
+        try:
+            if self._engine is None and not os.path.exists(paths.ccr_db_path()):
+                return {}
+            store = self.engine().store()
+            purged = sum(1 for rec in gone if store.delete(handle_for(rec.text.encode("utf-8", "surrogatepass"))))
+        except Exception as exc:
+            return {"warnings": [f"cave_ccr_unavailable: recovery copies were not purged ({exc})"]}
+        return {"recovery_copies_deleted": purged} if purged else {}
+
+    # -- recall --------------------------------------------------------------------------------
+    def recall(
+        self,
+        query: str,
+        *,
+        limit: int = DEFAULT_LIMIT,
+        token_budget: int = DEFAULT_TOKEN_BUDGET,
+        project: str | None = None,
+        since: datetime | str | None = None,
+        until: datetime | str | None = None,
+        include_superseded: bool = False,
+        now: datetime | str | None = None,
+    ) -> dict:
+        """Ranked memories for ``query``: ``{"basis", "hits": [{"id", "text", "score",
+        "tokens_added", "basis", "recovery_handle", …}], "tokens_added", "token_budget", …}``.
+
+        ``limit`` ≤ 0 means 5. ``token_budget`` 0 means unlimited. ``project``: the project
+        whose memories (plus global ones) are searched; ``"*"`` searches every project."""
+        if not isinstance(query, str):
+            raise CaveError("cave_invalid_arguments", "recall: query must be a string")
+        if isinstance(limit, bool) or not isinstance(limit, int):
+            raise CaveError("cave_invalid_arguments", "recall: limit must be a non-negative integer")
+        if isinstance(token_budget, bool) or not isinstance(token_budget, int) or token_budget < 0:
+            raise CaveError("cave_invalid_arguments", "token_budget must be a non-negative integer")
+        if limit <= 0:
+            limit = DEFAULT_LIMIT
+        current = self._now() if now is None else ids.parse_when(now, what="now")
+        scope = projects.read_scope(project, self.cwd)
+        where = Filter(projects=scope, current_only=not include_superseded)
+        if since is not None:
+            where.since_us = ids.to_micros(ids.parse_when(since, what="since", now=current))
+        if until is not None:
+            where.until_us = ids.to_micros(ids.parse_when(until, end_of_day=True, what="until", now=current))
+        ranked = Ranker(self.store, self.rank_config, self.scorers).rank(query, where, limit, ids.to_micros(current))
+        out: dict = {"basis": "inferred", "hits": []}
+        if ranked:
+            records = self.store.by_seq(r.seq for r in ranked)
+            packed = self._get_packer().pack([(records[r.seq], r.score) for r in ranked], query, token_budget)
+            out["hits"] = packed.hits
+            if packed.warnings:
+                out["warnings"] = packed.warnings
+        out["tokens_added"] = sum(h["tokens_added"] for h in out["hits"])
+        out["token_budget"] = token_budget
+        out["scope"] = "*" if scope is None else list(scope)
+        return out
+
+    def _get_packer(self):
+        if self._packer is None:
+            from .pack import Packer
+
+            self._packer = Packer(self.engine)
+        return self._packer
+
+    # -- browsing ------------------------------------------------------------------------------
+    def _filter(self, project, since, until, *, tag=None, kind=None, include_superseded=False) -> Filter:
+        scope = projects.read_scope(project, self.cwd)
+        where = Filter(projects=scope, current_only=not include_superseded, tag=tag, kind=require_kind(kind))
+        now = self._now()
+        if since is not None:
+            where.since_us = ids.to_micros(ids.parse_when(since, what="since", now=now))
+        if until is not None:
+            where.until_us = ids.to_micros(ids.parse_when(until, end_of_day=True, what="until", now=now))
+        return where
+
+    def list(
+        self,
+        *,
+        project: str | None = None,
+        since=None,
+        until=None,
+        tag: str | None = None,
+        kind: str | None = None,
+        include_superseded: bool = False,
+        limit: int = 20,
+        offset: int = 0,
+    ) -> list[MemoryRecord]:
+        """Newest first; the scope is the project plus global memories (``"*"`` = all)."""
+        where = self._filter(project, since, until, tag=tag, kind=kind, include_superseded=include_superseded)
+        return self.store.select(where, limit=max(0, limit), offset=max(0, offset))
+
+    def count(self, *, project: str | None = None, include_superseded: bool = False, **filters) -> int:
+        where = self._filter(project, filters.get("since"), filters.get("until"), tag=filters.get("tag"),
+                             kind=filters.get("kind"), include_superseded=include_superseded)
+        return self.store.count(where)
+
+    def stats(self) -> dict:
+        """Counts by project and kind, text bytes, time range, merges, file size."""
+        import os
+
+        rows = self.store.read(
+            "SELECT project, sum(valid_until IS NULL), sum(valid_until IS NOT NULL), sum(length(CAST(text AS BLOB))) "
+            "FROM memories GROUP BY project ORDER BY project"
+        )
+        by_project = {p: {"current": c or 0, "superseded": s or 0, "text_bytes": b or 0} for p, c, s, b in rows}
+        kinds = dict(self.store.read("SELECT coalesce(kind, ''), count(*) FROM memories WHERE valid_until IS NULL GROUP BY 1 ORDER BY 1"))
+        span = self.store.read("SELECT min(ts), max(ts) FROM memories")[0]
+        merges = self.store.read("SELECT count(*) FROM memories WHERE change = 'merge'")[0][0]
+        out: dict = {
+            "basis": "inferred",
+            "memories": sum(v["current"] for v in by_project.values()),
+            "superseded": sum(v["superseded"] for v in by_project.values()),
+            "merged": merges,
+            "text_bytes": sum(v["text_bytes"] for v in by_project.values()),
+            "projects": by_project,
+            "kinds": {(k or "unspecified"): v for k, v in kinds.items()},
+            "path": self.store.path,
+        }
+        if span[0] is not None:
+            out["oldest"] = ids.format_time(ids.from_micros(span[0]))
+            out["newest"] = ids.format_time(ids.from_micros(span[1]))
+        if self.store.path != ":memory:":
+            try:
+                out["file_bytes"] = sum(
+                    os.path.getsize(self.store.path + s) for s in ("", "-wal") if os.path.exists(self.store.path + s)
+                )
+            except OSError:
+                pass
+        return out
+
+    # -- export / import -----------------------------------------------------------------------
+    def export(self, *, project: str | None = None) -> Iterator[str]:
+        """JSON lines of every stored version (all projects, or exactly ``project``)."""
+        where = Filter(projects=None if project is None or project == projects.ALL_PROJECTS else (projects.normalize_project(project),),
+                       current_only=False)
+        for rec in export_records(self.store, where):
+            yield export_line(rec)
+
+    def import_lines(self, lines: Iterable[str | bytes], *, redact: bool | None = None, progress=None) -> ImportReport:
+        """Import JSON lines (see :mod:`cavemem.memory.transfer`); bad lines are reported, not fatal."""
+        return import_lines(
+            self.store, lines, redact=self.redact if redact is None else redact,
+            now=ids.format_time(self._now()), progress=progress,
+        )
+
+
+__all__ = ["Memory", "MemoryRecord", "RankConfig", "ExtraScorer", "KINDS", "DEFAULT_LIMIT", "DEFAULT_TOKEN_BUDGET"]

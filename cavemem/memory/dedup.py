@@ -1,0 +1,72 @@
+"""Near-duplicate detection for ``remember``.
+
+Exact repeats are already free (ids are content-addressed). This module catches the *near* ones —
+the same sentence re-captured with different case, punctuation or a word added or dropped — so
+the store does not fill with rephrasings of one fact (the classic memory-bloat complaint).
+
+Similarity is the Jaccard index over word unigrams *and* bigrams of the lower-cased text
+(stopwords kept, nothing stemmed), so word order and small function words count: "alice reports
+to bob" and "bob reports to alice" are not duplicates, nor are "port is 8080" and "port is 8081".
+Texts of three words or fewer must match exactly after normalisation.
+
+Only current memories of the same project are considered, found through the FTS5 index by the
+new text's most specific (longest) terms. When a duplicate is found the caller stores the new
+text as the next version of the old one (change ``"merge"``), so the newest wording is current
+and the merge is visible in ``history``.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+
+from .store import Filter, MemoryRecord, _SELECT, record_from_row
+
+THRESHOLD = 0.85
+MAX_TEXT_CHARS = 32 * 1024  # longer texts are deduplicated by exact id only
+_WORDS = re.compile(r"[^\W_]+")
+_PROBE_TERMS = 8
+_CANDIDATES = 20
+
+
+def _shingles(text: str) -> tuple[tuple[str, ...], set]:
+    words = tuple(w.lower() for w in _WORDS.findall(text))
+    grams: set = set(words)
+    grams.update(zip(words, words[1:]))
+    return words, grams
+
+
+def similarity(a: str, b: str) -> float:
+    wa, ga = _shingles(a)
+    wb, gb = _shingles(b)
+    if not wa or not wb:
+        return 1.0 if wa == wb else 0.0
+    if len(wa) <= 3 or len(wb) <= 3:
+        return 1.0 if wa == wb else 0.0
+    return len(ga & gb) / len(ga | gb)
+
+
+def find_near_duplicate(conn: sqlite3.Connection, rec: MemoryRecord, terms: list[str]) -> MemoryRecord | None:
+    """The most similar current memory of ``rec.project`` at or above :data:`THRESHOLD`, if any."""
+    if len(rec.text) > MAX_TEXT_CHARS or not terms:
+        return None
+    probe = sorted(set(terms), key=lambda t: (-len(t), t))[:_PROBE_TERMS]
+    expr = " OR ".join('"' + t.replace('"', '""') + '"' for t in probe)
+    where_sql, params = Filter(projects=(rec.project,)).sql(alias="m", prefix=" AND ")
+    rows = conn.execute(
+        "SELECT f.rowid FROM mem_fts AS f JOIN memories AS m ON m.seq = f.rowid WHERE mem_fts MATCH ?"
+        + where_sql + " ORDER BY bm25(mem_fts) LIMIT ?",
+        [expr, *params, _CANDIDATES],
+    ).fetchall()
+    best: tuple[float, MemoryRecord] | None = None
+    for (seq,) in rows:
+        row = conn.execute(_SELECT + " WHERE seq = ?", (seq,)).fetchone()
+        if row is None:
+            continue
+        cand = record_from_row(row)
+        if cand.id == rec.id or len(cand.text) > MAX_TEXT_CHARS:
+            continue
+        score = similarity(rec.text, cand.text)
+        if score >= THRESHOLD and (best is None or score > best[0]):
+            best = (score, cand)
+    return best[1] if best else None

@@ -1,0 +1,337 @@
+"""Recall ranking: lexical candidates, a few cheap signals, weighted fusion, and a refusal gate.
+
+Pipeline for one query (all inside SQLite + a little Python, no model):
+
+1. **Terms.** The query goes through the same analyzer as the memories (stemming, stopwords,
+   identifier parts, CJK bigrams). A stopword- or punctuation-only query has no terms → no hits.
+2. **Candidates.** FTS5 returns the top ``candidates`` memories for an OR of the terms. Terms
+   found in more than ``prune_df`` of all memories do not *generate* candidates (they would make
+   FTS5 score most of the store) but still *score* them. Terms the word index has never seen are
+   looked up as substrings in the trigram index (``postgres`` finds ``PostgreSQL``); a single CJK
+   character falls back to ``instr()``.
+3. **Lexical score.** BM25 (k1 1.5, b 0.75, +1-smoothed IDF) recomputed in Python over the
+   candidates' stored terms, so every signal below sees the same numbers.
+4. **Refusal gate.** *Coverage* is the share of the query's IDF mass a memory matches; a term no
+   memory contains counts with the largest possible IDF. If no candidate covers at least
+   ``min_coverage`` (and no extra scorer vouches for the query) the answer is ``[]``: an off-topic
+   query recalls nothing instead of the least-bad guess.
+5. **Context signals.** Memories recorded in the same session are related: each strong lexical
+   hit lends ``context`` to its neighbours (the memory just before and after it), which is how an
+   answer ("Yes — last Tuesday") is found from its question, and a session's best hits lend
+   ``session`` weight to the rest of that session. ``recency`` is an exponential decay with a
+   ``half_life_days`` half-life.
+6. **Optional pseudo-relevance feedback** (``expansion_terms``): the top memories' most specific
+   terms are added to the query at ``expansion_weight``.
+7. **Fusion.** ``score = lexical·bm25/max + context·ctx + session·sess + recency·rec +
+   Σ weight·extra``. Extra scorers (the ``[embed]`` semantic scorer, for instance) plug in
+   through :class:`ExtraScorer`: they may add their own candidates, contribute a score in
+   [0, 1], and vouch for a query on their own when their best score reaches their threshold.
+
+Defaults come from ``scripts/bench_memory.py`` on the LoCoMo development split; every weight can be
+changed through :class:`RankConfig` or ``CAVEMAN_MEM_FUSION="lexical=1,context=0.3,…"``.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections import Counter
+from dataclasses import dataclass, field, fields, replace
+from typing import Protocol, runtime_checkable
+
+from ..errors import CaveError
+from . import analyze
+from .store import Filter, MemoryStore
+
+K1 = 1.5
+B = 0.75
+_US_PER_DAY = 86_400 * 1_000_000
+
+
+@dataclass(frozen=True)
+class RankConfig:
+    """Ranking knobs. Defaults were chosen by measurement (see the module docstring)."""
+
+    candidates: int = 100
+    prune_df: float = 0.05
+    lexical: float = 1.0
+    context: float = 0.3
+    session: float = 0.2
+    recency: float = 0.05
+    half_life_days: float = 30.0
+    neighbor_seeds: int = 20
+    min_coverage: float = 0.35
+    hit_floor: float = 0.0
+    expansion_terms: int = 0
+    expansion_docs: int = 3
+    expansion_weight: float = 0.3
+    extras: tuple[tuple[str, float], ...] = ()  # (scorer name, weight) overrides
+
+    def with_overrides(self, spec: str | dict) -> "RankConfig":
+        """``"lexical=1,context=0.2"`` or a dict; unknown keys are an error."""
+        if isinstance(spec, str):
+            pairs = {}
+            for part in spec.split(","):
+                if not part.strip():
+                    continue
+                key, sep, value = part.partition("=")
+                if not sep:
+                    raise CaveError("cave_invalid_config", f"fusion setting {part.strip()!r} needs key=value")
+                pairs[key.strip()] = value.strip()
+            spec = pairs
+        known = {f.name: f for f in fields(self) if f.name != "extras"}
+        changes: dict = {}
+        extras = dict(self.extras)
+        for key, value in spec.items():
+            if key.startswith("extra."):
+                extras[key[len("extra.") :]] = float(value)
+                continue
+            f = known.get(key)
+            if f is None:
+                raise CaveError("cave_invalid_config", f"unknown fusion setting {key!r} (known: {', '.join(sorted(known))})")
+            try:
+                changes[key] = int(value) if f.type == "int" else float(value)
+            except (TypeError, ValueError):
+                raise CaveError("cave_invalid_config", f"fusion setting {key} must be a number, got {value!r}") from None
+        if extras:
+            changes["extras"] = tuple(sorted(extras.items()))
+        return replace(self, **changes)
+
+    def extra_weight(self, scorer: "ExtraScorer") -> float:
+        return dict(self.extras).get(scorer.name, scorer.weight)
+
+
+def config_from_env(base: RankConfig | None = None) -> RankConfig:
+    base = base or RankConfig()
+    spec = os.environ.get("CAVEMAN_MEM_FUSION", "")
+    return base.with_overrides(spec) if spec.strip() else base
+
+
+@dataclass
+class RankContext:
+    """What an extra scorer may look at."""
+
+    store: MemoryStore
+    where: Filter
+    pool: set[int]  # lexical candidates so far
+    limit: int
+    now_us: int
+
+
+@runtime_checkable
+class ExtraScorer(Protocol):
+    """A pluggable signal fused with the lexical ones (for example local semantic vectors).
+
+    ``scores`` returns ``{seq: score in [0, 1]}`` for memories matching ``ctx.where`` — its own top
+    hits (which join the candidate pool even without lexical overlap) and/or re-scores of
+    ``ctx.pool``. A query whose best score reaches ``threshold`` counts as on-topic even when the
+    lexical gate would refuse it."""
+
+    name: str
+    weight: float
+    threshold: float
+
+    def scores(self, query: str, ctx: RankContext) -> dict[int, float]: ...
+
+
+@dataclass
+class Ranked:
+    seq: int
+    score: float
+    lexical: float = 0.0
+    coverage: float = 0.0
+    signals: dict[str, float] = field(default_factory=dict)
+
+
+def _idf(n: int, df: int) -> float:
+    return math.log(1 + (n - df + 0.5) / (df + 0.5))
+
+
+class Ranker:
+    def __init__(self, store: MemoryStore, config: RankConfig | None = None, extras=()):
+        self.store = store
+        self.config = config or RankConfig()
+        self.extras = list(extras)
+
+    def rank(self, query: str, where: Filter, limit: int, now_us: int) -> list[Ranked]:
+        cfg = self.config
+        qterms = analyze.query_terms(query)
+        if not qterms:
+            return []
+        n_docs, n_tokens = self.store.corpus()
+        if n_docs <= 0:
+            return []
+        avgdl = (n_tokens / n_docs) or 1.0
+        weights = {q.term: 1.0 for q in qterms}
+        df = self.store.doc_freqs(weights)
+        idf = {t: _idf(n_docs, d) for t, d in df.items()}
+        idf_unknown = _idf(n_docs, 0)
+
+        pool: dict[int, None] = {}
+        known = [t for t in weights if df[t] > 0]
+        generating = [t for t in known if df[t] <= cfg.prune_df * n_docs] or sorted(known, key=lambda t: df[t])[:2]
+        for seq, _ in self.store.fts_candidates(generating, where, cfg.candidates):
+            pool[seq] = None
+
+        # substring matches for terms the word index does not know (and lone CJK characters)
+        substring: dict[str, set[int]] = {}
+        for q in qterms:
+            lone_cjk = len(q.term) == 1 and analyze.is_cjk(q.term)
+            if df[q.term] > 0 and not lone_cjk:
+                continue
+            if len(q.raw) < 3 and not lone_cjk:
+                continue
+            hits = set(self.store.substring_candidates(q.raw, where, cfg.candidates))
+            if hits:
+                substring[q.term] = hits
+                idf[q.term] = _idf(n_docs, max(len(hits), df[q.term]))
+                pool.update(dict.fromkeys(hits))
+        ctx = RankContext(self.store, where, set(pool), limit, now_us)
+        extra_scores = {x.name: x.scores(query, ctx) for x in self.extras}
+        extra_vouch = any(
+            s and max(s.values()) >= x.threshold for x, s in ((x, extra_scores[x.name]) for x in self.extras)
+        )
+        for s in extra_scores.values():
+            pool.update(dict.fromkeys(s))
+        if not pool:
+            return []
+
+        bodies = {seq: Counter(b) for seq, b in self.store.bodies(pool).items()}
+        total_idf = sum(idf[t] if (df[t] > 0 or t in substring) else idf_unknown for t in weights) or 1.0
+
+        def lexical(seq: int, terms: dict[str, float]) -> tuple[float, float]:
+            tf = bodies.get(seq)
+            if tf is None:
+                return 0.0, 0.0
+            dl = sum(tf.values())
+            norm = K1 * (1 - B + B * dl / avgdl)
+            score = covered = 0.0
+            for t, w in terms.items():
+                f = tf.get(t, 0)
+                if not f and seq in substring.get(t, ()):
+                    f = 1
+                if f:
+                    score += w * idf[t] * f * (K1 + 1) / (f + norm)
+                    if w >= 1.0:
+                        covered += idf[t]
+            return score, covered / total_idf
+
+        lex: dict[int, float] = {}
+        cov: dict[int, float] = {}
+        for seq in pool:
+            lex[seq], cov[seq] = lexical(seq, weights)
+        best_cov = max(cov.values(), default=0.0)
+        if best_cov < cfg.min_coverage and not extra_vouch:
+            return []
+
+        if cfg.expansion_terms > 0:
+            added = self._expand(weights, lex, bodies, n_docs, where, pool)
+            if added:
+                df.update(self.store.doc_freqs(added))
+                for t in added:
+                    idf[t] = _idf(n_docs, df[t])
+                    weights[t] = cfg.expansion_weight
+                new = [s for s in pool if s not in bodies]
+                bodies.update({seq: Counter(b) for seq, b in self.store.bodies(new).items()})
+                for seq in pool:
+                    lex[seq], cov[seq] = lexical(seq, weights)
+
+        max_lex = max(lex.values(), default=0.0) or 1.0
+        norm_lex = {seq: v / max_lex for seq, v in lex.items()}
+        records = self.store.by_seq(pool)
+        signals: dict[int, dict[str, float]] = {seq: {} for seq in pool}
+
+        if cfg.context > 0 or cfg.session > 0:
+            self._context(records, norm_lex, signals, where, pool)
+        # records of neighbours that joined the pool
+        missing = [s for s in pool if s not in records]
+        if missing:
+            records.update(self.store.by_seq(missing))
+
+        ranked: list[Ranked] = []
+        half_life_us = cfg.half_life_days * _US_PER_DAY
+        for seq in pool:
+            rec = records.get(seq)
+            if rec is None:
+                continue
+            sig = signals.setdefault(seq, {})
+            base = norm_lex.get(seq, 0.0)
+            score = cfg.lexical * base + cfg.context * sig.get("context", 0.0) + cfg.session * sig.get("session", 0.0)
+            if cfg.recency and half_life_us > 0:
+                age = max(0, now_us - rec.ts)
+                sig["recency"] = 0.5 ** (age / half_life_us)
+                score += cfg.recency * sig["recency"]
+            for x in self.extras:
+                value = extra_scores[x.name].get(seq, 0.0)
+                if value:
+                    sig[x.name] = value
+                    score += cfg.extra_weight(x) * value
+            if score <= 0:
+                continue
+            ranked.append(Ranked(seq, score, lex.get(seq, 0.0), cov.get(seq, 0.0), sig))
+        ranked.sort(key=lambda r: (-r.score, records[r.seq].id))
+        if cfg.hit_floor > 0 and ranked:
+            floor = cfg.hit_floor * ranked[0].score
+            ranked = [r for r in ranked if r.score >= floor]
+        return ranked[:limit]
+
+    # -- signals ---------------------------------------------------------------------------------
+    def _context(self, records, norm_lex, signals, where: Filter, pool: dict) -> None:
+        """Neighbour (same session, adjacent) and session-level support."""
+        cfg = self.config
+        seeds = sorted((s for s in norm_lex if norm_lex[s] > 0), key=lambda s: -norm_lex[s])[: cfg.neighbor_seeds]
+        for seed in seeds:
+            rec = records.get(seed)
+            if rec is None or not rec.session:
+                continue
+            for nb in self.store.neighbors(rec, where):
+                if nb is None:
+                    continue
+                pool.setdefault(nb, None)
+                sig = signals.setdefault(nb, {})
+                sig["context"] = max(sig.get("context", 0.0), norm_lex[seed])
+                own = signals.setdefault(seed, {})
+                own["context"] = max(own.get("context", 0.0), norm_lex.get(nb, 0.0))
+        if cfg.session <= 0:
+            return
+        per_session: dict[tuple[str, str], list[float]] = {}
+        for seq, value in norm_lex.items():
+            rec = records.get(seq)
+            if rec is not None and rec.session and value > 0:
+                per_session.setdefault((rec.project, rec.session), []).append(value)
+        if not per_session:
+            return
+        strength = {k: sum(sorted(v, reverse=True)[:3]) for k, v in per_session.items()}
+        top = max(strength.values()) or 1.0
+        missing = [s for s in pool if s not in records]
+        if missing:
+            records.update(self.store.by_seq(missing))
+        for seq in pool:
+            rec = records.get(seq)
+            if rec is not None and rec.session:
+                value = strength.get((rec.project, rec.session), 0.0) / top
+                if value:
+                    signals.setdefault(seq, {})["session"] = value
+
+    def _expand(self, weights, lex, bodies, n_docs, where: Filter, pool: dict) -> list[str]:
+        """Pseudo-relevance feedback: specific terms of the top lexical hits."""
+        cfg = self.config
+        top = sorted((s for s in lex if lex[s] > 0), key=lambda s: -lex[s])[: cfg.expansion_docs]
+        gain: dict[str, float] = {}
+        for seq in top:
+            tf = bodies.get(seq) or Counter()
+            dl = sum(tf.values()) or 1
+            for t, f in tf.items():
+                if t not in weights and len(t) >= 3:
+                    gain[t] = gain.get(t, 0.0) + f / dl
+        if not gain:
+            return []
+        dfs = self.store.doc_freqs(sorted(gain, key=lambda t: -gain[t])[: cfg.expansion_terms * 4])
+        scored = sorted(
+            ((gain[t] * _idf(n_docs, d), t) for t, d in dfs.items() if 0 < d <= cfg.prune_df * n_docs and d > 1),
+            reverse=True,
+        )
+        added = [t for _, t in scored[: cfg.expansion_terms]]
+        for seq, _ in self.store.fts_candidates(added, where, cfg.candidates // 2):
+            pool.setdefault(seq, None)
+        return added

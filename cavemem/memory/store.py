@@ -1,0 +1,489 @@
+"""The memory store: schema, migrations and the row-level operations everything else builds on.
+
+One SQLite file (``$CAVEMAN_HOME/mem.db`` or ``CAVEMAN_MEM_DB``), opened only through
+:func:`cavemem.store.sqlite.open_database` (WAL, busy timeout, 0600 files, retry-on-busy
+migrations). Three structures:
+
+- ``memories`` — the source of truth, one row per version. ``seq`` is the rowid the indexes point
+  at; ``id`` is the content-addressed public id; ``ts`` is ``created_at`` in UTC microseconds
+  (sortable, unlike Go-style RFC 3339 text); supersession is the ``supersedes`` /
+  ``superseded_by`` pair and ``valid_until`` (NULL = current).
+- ``mem_fts`` — FTS5 over the analyzed terms (see :mod:`.analyze`) with the ``ascii`` tokenizer,
+  so SQLite's terms are exactly Python's. BM25 candidates come from here.
+- ``mem_tri`` — an external-content trigram FTS5 index over the raw text for substring search.
+
+A legacy Go cavemem ``memories`` table (3 or 7 columns) found in the file is converted in place
+on first open: its rows become global memories with their original ids and times.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+from ..errors import CaveError, StoreUnavailable
+from ..store import sqlite as sqlite_store
+from . import analyze, ids
+
+COLUMNS = (
+    "seq", "id", "text", "project", "created_at", "ts", "valid_from", "valid_until", "supersedes",
+    "superseded_by", "change", "session", "topic", "kind", "entity", "tags", "files", "seen_count",
+    "last_seen", "ntok",
+)
+_SELECT = "SELECT " + ", ".join(COLUMNS) + " FROM memories"
+
+_SCHEMA = (
+    """CREATE TABLE memories (
+        seq INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        text TEXT NOT NULL,
+        project TEXT NOT NULL DEFAULT '',
+        created_at TEXT NOT NULL,
+        ts INTEGER NOT NULL,
+        valid_from TEXT NOT NULL,
+        valid_until TEXT,
+        supersedes TEXT,
+        superseded_by TEXT,
+        change TEXT,
+        session TEXT,
+        topic TEXT,
+        kind TEXT,
+        entity TEXT,
+        tags TEXT,
+        files TEXT,
+        seen_count INTEGER NOT NULL DEFAULT 1,
+        last_seen TEXT,
+        ntok INTEGER NOT NULL DEFAULT 0
+    )""",
+    "CREATE INDEX mem_project_ts ON memories(project, ts)",
+    "CREATE INDEX mem_ts ON memories(ts)",
+    "CREATE INDEX mem_session ON memories(project, session, ts) WHERE session IS NOT NULL",
+    "CREATE INDEX mem_supersedes ON memories(supersedes) WHERE supersedes IS NOT NULL",
+    "CREATE INDEX mem_superseded_by ON memories(superseded_by) WHERE superseded_by IS NOT NULL",
+    "CREATE VIRTUAL TABLE mem_fts USING fts5(body, tokenize = 'ascii')",
+    "CREATE VIRTUAL TABLE mem_vocab USING fts5vocab(mem_fts, row)",
+    "CREATE VIRTUAL TABLE mem_tri USING fts5(text, content = 'memories', content_rowid = 'seq', "
+    "tokenize = 'trigram', detail = 'none')",
+    "CREATE TABLE mem_corpus (id INTEGER PRIMARY KEY CHECK (id = 1), docs INTEGER NOT NULL, tokens INTEGER NOT NULL)",
+    "INSERT INTO mem_corpus (id, docs, tokens) VALUES (1, 0, 0)",
+)
+
+
+@dataclass
+class MemoryRecord:
+    """One stored version of a memory (a row of ``memories``)."""
+
+    id: str
+    text: str
+    project: str = ""
+    created_at: str = ""
+    valid_from: str = ""
+    valid_until: str | None = None
+    supersedes: str | None = None
+    superseded_by: str | None = None
+    change: str | None = None  # how this version arrived: None, "supersede", "merge"
+    session: str | None = None
+    topic: str | None = None
+    kind: str | None = None
+    entity: str | None = None
+    tags: tuple[str, ...] = ()
+    files: tuple[str, ...] = ()
+    seen_count: int = 1
+    last_seen: str | None = None
+    seq: int = 0
+    ts: int = 0
+    ntok: int = 0
+    extra: dict = field(default_factory=dict)  # per-call facts (e.g. "status", "redacted")
+
+    @property
+    def current(self) -> bool:
+        return self.valid_until is None
+
+    def to_dict(self, *, with_extra: bool = True) -> dict:
+        """JSON-ready fields; empty optional fields are left out."""
+        out: dict = {"id": self.id, "text": self.text, "project": self.project,
+                     "created_at": self.created_at, "valid_from": self.valid_from}
+        for key in ("valid_until", "supersedes", "superseded_by", "change", "session", "topic", "kind", "entity"):
+            value = getattr(self, key)
+            if value:
+                out[key] = value
+        if self.tags:
+            out["tags"] = list(self.tags)
+        if self.files:
+            out["files"] = list(self.files)
+        if self.seen_count != 1:
+            out["seen_count"] = self.seen_count
+        if self.last_seen:
+            out["last_seen"] = self.last_seen
+        if with_extra:
+            out.update(self.extra)
+        return out
+
+    def __getitem__(self, key: str):
+        return self.to_dict()[key]
+
+    def get(self, key: str, default=None):
+        return self.to_dict().get(key, default)
+
+
+def _json_list(value) -> tuple[str, ...]:
+    if not value:
+        return ()
+    try:
+        got = json.loads(value)
+    except ValueError:
+        return ()
+    return tuple(str(v) for v in got) if isinstance(got, list) else ()
+
+
+def _dump_list(values: Sequence[str]) -> str | None:
+    return json.dumps(list(values), ensure_ascii=False) if values else None
+
+
+def record_from_row(row: Sequence) -> MemoryRecord:
+    d = dict(zip(COLUMNS, row))
+    return MemoryRecord(
+        id=d["id"], text=d["text"], project=d["project"], created_at=d["created_at"],
+        valid_from=d["valid_from"], valid_until=d["valid_until"], supersedes=d["supersedes"],
+        superseded_by=d["superseded_by"], change=d["change"], session=d["session"], topic=d["topic"],
+        kind=d["kind"], entity=d["entity"], tags=_json_list(d["tags"]), files=_json_list(d["files"]),
+        seen_count=d["seen_count"], last_seen=d["last_seen"], seq=d["seq"], ts=d["ts"], ntok=d["ntok"],
+    )
+
+
+def index_terms(rec: MemoryRecord) -> list[str]:
+    """The terms a memory is found by: its text plus topic, tags, entity and file names."""
+    parts = [rec.text]
+    for extra in (rec.topic, rec.entity, *rec.tags, *rec.files):
+        if extra:
+            parts.append(extra)
+    return analyze.analyze("\n".join(parts))
+
+
+# -- migrations -----------------------------------------------------------------------------------
+
+
+def _migrate_v1(conn: sqlite3.Connection) -> None:
+    """Create the schema; convert a Go cavemem ``memories`` table if one is there."""
+    cols = [r[1] for r in conn.execute("PRAGMA table_info(memories)")]
+    legacy = bool(cols) and "seq" not in cols
+    if legacy:
+        conn.execute("ALTER TABLE memories RENAME TO memories_go_legacy")
+    for sql in _SCHEMA:
+        conn.execute(sql)
+    if not legacy:
+        return
+    wanted = ("id", "text", "created_at", "valid_from", "valid_until", "supersedes", "superseded_by")
+    present = [c for c in wanted if c in cols]
+    docs = tokens = 0
+    for row in conn.execute(f"SELECT {', '.join(present)} FROM memories_go_legacy ORDER BY rowid").fetchall():
+        d = dict(zip(present, row))
+        created = d.get("created_at") or ids.format_time(ids.utc_now())
+        rec = MemoryRecord(
+            id=d["id"], text=d["text"] or "", created_at=created, valid_from=d.get("valid_from") or created,
+            valid_until=d.get("valid_until") or None, supersedes=d.get("supersedes") or None,
+            superseded_by=d.get("superseded_by") or None,
+        )
+        rec.ts = ids.stored_time_micros(created)
+        terms = index_terms(rec)
+        insert_row(conn, rec, terms)
+        docs += 1
+        tokens += len(terms)
+    bump_corpus(conn, docs, tokens)
+    conn.execute("DROP TABLE memories_go_legacy")
+
+
+MIGRATIONS = [_migrate_v1]
+
+
+# -- errors ---------------------------------------------------------------------------------------
+
+
+def store_error(exc: BaseException, path: str, action: str) -> CaveError:
+    """A clear, stable error for a SQLite failure; nothing is ever deleted or rewritten."""
+    text = str(exc)
+    low = text.lower()
+    if sqlite_store.is_busy(exc) or "locked" in low:
+        return CaveError(
+            "cave_store_locked",
+            f"{action}: the memory store {path} is locked by another process (waited "
+            f"{sqlite_store.BUSY_TIMEOUT_MS // 1000} s); nothing was changed, try again",
+        )
+    if "not a database" in low or "malformed" in low or "corrupt" in low:
+        return CaveError(
+            "cave_store_unavailable",
+            f"{action}: the memory store {path} is damaged ({text}); nothing was changed. Move it aside "
+            f"and restore from `cavemem export` output, or open it with the sqlite3 shell's .recover",
+        )
+    if "newer than this cavemem" in low:
+        return CaveError("cave_store_unavailable", f"{action}: {text}")
+    return CaveError("cave_store_unavailable", f"{action}: the memory store {path} is unavailable: {text}")
+
+
+# -- the store ------------------------------------------------------------------------------------
+
+
+class MemoryStore:
+    """Row-level access to ``mem.db``. Writers pass a function to :meth:`write`."""
+
+    def __init__(self, db: sqlite_store.Database):
+        self.db = db
+        self.path = db.path
+
+    # -- plumbing ------------------------------------------------------------------------------
+    def read(self, sql: str, params: Sequence = ()) -> list:
+        try:
+            return self.db.execute(sql, params).fetchall()
+        except sqlite3.Error as exc:
+            raise store_error(exc, self.path, "read") from exc
+
+    def write(self, fn: Callable[[sqlite3.Connection], object], action: str = "write"):
+        """Run ``fn(conn)`` in one BEGIN IMMEDIATE transaction, retrying while the file is busy."""
+
+        def attempt():
+            with self.db.transaction() as conn:
+                return fn(conn)
+
+        try:
+            return sqlite_store.retry_on_busy(attempt)
+        except sqlite3.Error as exc:
+            raise store_error(exc, self.path, action) from exc
+
+    def close(self) -> None:
+        self.db.close()
+
+    # -- lookups -------------------------------------------------------------------------------
+    def get(self, mem_id: str, conn: sqlite3.Connection | None = None) -> MemoryRecord | None:
+        sql = _SELECT + " WHERE id = ?"
+        rows = conn.execute(sql, (mem_id,)).fetchall() if conn is not None else self.read(sql, (mem_id,))
+        return record_from_row(rows[0]) if rows else None
+
+    def by_seq(self, seqs: Iterable[int]) -> dict[int, MemoryRecord]:
+        seqs = list(seqs)
+        out: dict[int, MemoryRecord] = {}
+        for i in range(0, len(seqs), 500):
+            chunk = seqs[i : i + 500]
+            for row in self.read(_SELECT + f" WHERE seq IN ({','.join('?' * len(chunk))})", chunk):
+                rec = record_from_row(row)
+                out[rec.seq] = rec
+        return out
+
+    def corpus(self) -> tuple[int, int]:
+        row = self.read("SELECT docs, tokens FROM mem_corpus WHERE id = 1")
+        return (row[0][0], row[0][1]) if row else (0, 0)
+
+    def doc_freqs(self, terms: Iterable[str]) -> dict[str, int]:
+        out = {}
+        for t in terms:
+            row = self.read("SELECT doc FROM mem_vocab WHERE term = ?", (t,))
+            out[t] = row[0][0] if row else 0
+        return out
+
+    def bodies(self, seqs: Iterable[int]) -> dict[int, list[str]]:
+        seqs = list(seqs)
+        out: dict[int, list[str]] = {}
+        for i in range(0, len(seqs), 500):
+            chunk = seqs[i : i + 500]
+            for seq, body in self.read(f"SELECT rowid, body FROM mem_fts WHERE rowid IN ({','.join('?' * len(chunk))})", chunk):
+                out[seq] = body.split(" ") if body else []
+        return out
+
+    def select(self, where: "Filter", *, order: str = "ts DESC, seq DESC", limit: int = 0, offset: int = 0) -> list[MemoryRecord]:
+        sql, params = where.sql()
+        q = _SELECT + sql + f" ORDER BY {order}"
+        if limit:
+            q += " LIMIT ? OFFSET ?"
+            params += [limit, offset]
+        return [record_from_row(r) for r in self.read(q, params)]
+
+    def count(self, where: "Filter") -> int:
+        sql, params = where.sql()
+        return self.read("SELECT count(*) FROM memories" + sql, params)[0][0]
+
+    # -- search primitives ---------------------------------------------------------------------
+    def fts_candidates(self, terms: Sequence[str], where: "Filter", k: int) -> list[tuple[int, float]]:
+        """Top ``k`` (seq, bm25) for an OR of ``terms`` among rows matching ``where``."""
+        if not terms:
+            return []
+        expr = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+        sql, params = where.sql(alias="m", prefix=" AND ")
+        q = (
+            "SELECT f.rowid, bm25(mem_fts) AS s FROM mem_fts AS f JOIN memories AS m ON m.seq = f.rowid "
+            "WHERE mem_fts MATCH ?" + sql + " ORDER BY s LIMIT ?"
+        )
+        return [(seq, -score) for seq, score in self.read(q, [expr, *params, k])]
+
+    def substring_candidates(self, needle: str, where: "Filter", k: int) -> list[int]:
+        """Rows whose raw text contains ``needle`` (case-insensitively), via the trigram index.
+
+        Needles shorter than 3 characters cannot use trigrams (and on SQLite 3.40.1 a trigram
+        ``LIKE`` silently misses 2-character CJK), so they scan with ``instr()`` instead."""
+        needle = needle.lower()
+        if not needle.strip():
+            return []
+        sql, params = where.sql(alias="m", prefix=" AND ")
+        if len(needle) < 3:
+            q = "SELECT m.seq FROM memories AS m WHERE instr(lower(m.text), ?) > 0" + sql + " ORDER BY m.ts DESC LIMIT ?"
+            return [r[0] for r in self.read(q, [needle, *params, k])]
+        grams = sorted({needle[i : i + 3] for i in range(len(needle) - 2)})
+        expr = " AND ".join('"' + g.replace('"', '""') + '"' for g in grams[:32])
+        q = (
+            "SELECT m.seq, m.text FROM mem_tri AS t JOIN memories AS m ON m.seq = t.rowid WHERE mem_tri MATCH ?"
+            + sql + " LIMIT ?"
+        )
+        # detail=none cannot check adjacency: confirm each hit on the text itself
+        return [seq for seq, text in self.read(q, [expr, *params, k * 4]) if needle in text.lower()][:k]
+
+    def neighbors(self, rec: MemoryRecord, where: "Filter") -> tuple[int | None, int | None]:
+        """The memories just before and after ``rec`` in its session (same project)."""
+        if not rec.session:
+            return None, None
+        sql, params = where.sql(prefix=" AND ")
+        base = "SELECT seq FROM memories WHERE project = ? AND session = ?" + sql
+        prev = self.read(
+            base + " AND (ts < ? OR (ts = ? AND seq < ?)) ORDER BY ts DESC, seq DESC LIMIT 1",
+            [rec.project, rec.session, *params, rec.ts, rec.ts, rec.seq],
+        )
+        nxt = self.read(
+            base + " AND (ts > ? OR (ts = ? AND seq > ?)) ORDER BY ts, seq LIMIT 1",
+            [rec.project, rec.session, *params, rec.ts, rec.ts, rec.seq],
+        )
+        return (prev[0][0] if prev else None), (nxt[0][0] if nxt else None)
+
+    def chain(self, mem_id: str) -> list[MemoryRecord]:
+        """Every version linked to ``mem_id``, oldest first."""
+        start = self.get(mem_id)
+        if start is None:
+            raise CaveError("cave_memory_not_found", f"memory {mem_id} not found")
+        seen = {start.id}
+        older: list[MemoryRecord] = []
+        cur = start
+        while cur.supersedes:
+            prev = self.get(cur.supersedes)
+            if prev is None:
+                raise CaveError("cave_memory_conflict", f"broken supersession history at {cur.id}: {cur.supersedes} is missing")
+            if prev.id in seen:
+                raise CaveError("cave_memory_conflict", f"cyclic supersession history at {prev.id}")
+            seen.add(prev.id)
+            older.append(prev)
+            cur = prev
+        newer: list[MemoryRecord] = []
+        cur = start
+        while cur.superseded_by:
+            nxt = self.get(cur.superseded_by)
+            if nxt is None:
+                raise CaveError("cave_memory_conflict", f"broken supersession history at {cur.id}: {cur.superseded_by} is missing")
+            if nxt.id in seen:
+                raise CaveError("cave_memory_conflict", f"cyclic supersession history at {nxt.id}")
+            seen.add(nxt.id)
+            newer.append(nxt)
+            cur = nxt
+        return list(reversed(older)) + [start] + newer
+
+
+# -- row writes (inside a transaction) --------------------------------------------------------------
+
+
+def insert_row(conn: sqlite3.Connection, rec: MemoryRecord, terms: list[str]) -> int:
+    """Insert ``rec`` into the table and both indexes; returns its seq. Corpus counts are the
+    caller's job (:func:`bump_corpus`), so bulk imports update them once per batch."""
+    cur = conn.execute(
+        "INSERT INTO memories (id, text, project, created_at, ts, valid_from, valid_until, supersedes, "
+        "superseded_by, change, session, topic, kind, entity, tags, files, seen_count, last_seen, ntok) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (rec.id, rec.text, rec.project, rec.created_at, rec.ts, rec.valid_from, rec.valid_until, rec.supersedes,
+         rec.superseded_by, rec.change, rec.session, rec.topic, rec.kind, rec.entity, _dump_list(rec.tags),
+         _dump_list(rec.files), rec.seen_count, rec.last_seen, len(terms)),
+    )
+    seq = cur.lastrowid
+    conn.execute("INSERT INTO mem_fts (rowid, body) VALUES (?, ?)", (seq, analyze.join_terms(terms)))
+    conn.execute("INSERT INTO mem_tri (rowid, text) VALUES (?, ?)", (seq, rec.text))
+    rec.seq = seq
+    rec.ntok = len(terms)
+    return seq
+
+
+def delete_row(conn: sqlite3.Connection, rec: MemoryRecord) -> None:
+    """Hard-delete one version, relinking its chain around it (an expired predecessor stays
+    expired: forgetting the current version never revives an older one)."""
+    row = conn.execute("SELECT supersedes, superseded_by, ntok FROM memories WHERE seq = ?", (rec.seq,)).fetchone()
+    if row is None:
+        return
+    supersedes, superseded_by, ntok = row
+    if supersedes:
+        conn.execute("UPDATE memories SET superseded_by = ? WHERE id = ?", (superseded_by, supersedes))
+    if superseded_by:
+        conn.execute("UPDATE memories SET supersedes = ? WHERE id = ?", (supersedes, superseded_by))
+    conn.execute("INSERT INTO mem_tri (mem_tri, rowid, text) VALUES ('delete', ?, ?)", (rec.seq, rec.text))
+    conn.execute("DELETE FROM mem_fts WHERE rowid = ?", (rec.seq,))
+    conn.execute("DELETE FROM memories WHERE seq = ?", (rec.seq,))
+    bump_corpus(conn, -1, -ntok)
+
+
+def bump_corpus(conn: sqlite3.Connection, docs: int, tokens: int) -> None:
+    if docs or tokens:
+        conn.execute("UPDATE mem_corpus SET docs = docs + ?, tokens = tokens + ? WHERE id = 1", (docs, tokens))
+
+
+# -- filters --------------------------------------------------------------------------------------
+
+
+@dataclass
+class Filter:
+    """Row filter shared by recall, list, export, forget and stats."""
+
+    projects: tuple[str, ...] | None = None  # None = every project
+    current_only: bool = True
+    since_us: int | None = None
+    until_us: int | None = None
+    tag: str | None = None
+    kind: str | None = None
+    session: str | None = None
+
+    def sql(self, alias: str = "", prefix: str = " WHERE ") -> tuple[str, list]:
+        a = alias + "." if alias else ""
+        parts: list[str] = []
+        params: list = []
+        if self.projects is not None:
+            parts.append(f"{a}project IN ({','.join('?' * len(self.projects))})")
+            params.extend(self.projects)
+        if self.current_only:
+            parts.append(f"{a}valid_until IS NULL")
+        if self.since_us is not None:
+            parts.append(f"{a}ts >= ?")
+            params.append(self.since_us)
+        if self.until_us is not None:
+            parts.append(f"{a}ts <= ?")
+            params.append(self.until_us)
+        if self.tag is not None:
+            parts.append(f"EXISTS (SELECT 1 FROM json_each({a}tags) WHERE json_each.value = ?)")
+            params.append(self.tag)
+        if self.kind is not None:
+            parts.append(f"{a}kind = ?")
+            params.append(self.kind)
+        if self.session is not None:
+            parts.append(f"{a}session = ?")
+            params.append(self.session)
+        if not parts:
+            return "", params
+        return prefix + " AND ".join(parts), params
+
+
+# -- opening --------------------------------------------------------------------------------------
+
+
+def open_memory_store(path: str | None = None) -> MemoryStore:
+    """Open (creating and migrating) the memory store; ``":memory:"`` for a throwaway one."""
+    from .. import paths
+
+    if path is None:
+        path = paths.mem_db_path()
+    try:
+        db = sqlite_store.open_database(path, MIGRATIONS)
+    except StoreUnavailable as exc:
+        raise store_error(exc, path, "open") from exc
+    except sqlite3.Error as exc:
+        raise store_error(exc, path, "open") from exc
+    return MemoryStore(db)

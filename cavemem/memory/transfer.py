@@ -1,0 +1,208 @@
+"""Export and import as JSON lines: a lossless, idempotent round trip.
+
+Export writes one JSON object per stored version (current and superseded), oldest first, keys
+sorted, no ASCII escaping — so ``export → import into an empty store → export`` is
+byte-identical and importing the same file twice adds nothing.
+
+Import reads two kinds of line:
+
+- **restores** (the line has an ``id``): the row is written back verbatim — id, times,
+  supersession links, metadata. The id must be the content hash of the line's project and text,
+  which keeps ids trustworthy; a line whose id already exists is a duplicate and is skipped.
+- **new memories** (no ``id``; e.g. converted from another tool): treated like ``remember`` —
+  ``<private>`` spans removed, secrets redacted (unless ``redact=False``), id computed, dedup by id.
+
+A bad line (invalid JSON, wrong types, missing text, too large, id mismatch) is reported with its
+line number and skipped; the good lines around it are imported. Writes are committed in batches.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+
+from ..errors import CaveError
+from ..gocompat import go_text
+from . import ids, privacy
+from .store import MemoryRecord, MemoryStore, bump_corpus, index_terms, insert_row
+
+MAX_MEMORY_BYTES = 262144
+KINDS = ("fact", "preference", "decision", "note")
+BATCH = 1000
+_OPTIONAL_STR = ("valid_until", "supersedes", "superseded_by", "change", "session", "topic", "kind", "entity", "last_seen")
+
+
+def export_line(rec: MemoryRecord) -> str:
+    return json.dumps(rec.to_dict(with_extra=False), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+@dataclass
+class ImportReport:
+    lines: int = 0
+    imported: int = 0
+    duplicates: int = 0
+    errors: list[dict] = field(default_factory=list)
+    redacted: dict[str, int] = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        out = {"lines": self.lines, "imported": self.imported, "duplicates": self.duplicates, "bad_lines": len(self.errors)}
+        if self.errors:
+            out["errors"] = self.errors
+        if self.redacted:
+            out["redacted"] = dict(sorted(self.redacted.items()))
+        return out
+
+
+class BadLine(Exception):
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def _str_or_none(obj: dict, key: str) -> str | None:
+    value = obj.get(key)
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str):
+        raise BadLine("cave_invalid_input", f"{key} must be a string")
+    return value
+
+
+def _str_list(obj: dict, key: str) -> tuple[str, ...]:
+    value = obj.get(key)
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise BadLine("cave_invalid_input", f"{key} must be a list of strings")
+    return tuple(value)
+
+
+def parse_line(raw: str, *, redact: bool, now: str, report: ImportReport) -> MemoryRecord:
+    """One JSONL line → a record ready to insert (raises :class:`BadLine`)."""
+    try:
+        obj = json.loads(raw)
+    except ValueError as exc:
+        raise BadLine("cave_invalid_input", f"invalid JSON: {exc}") from None
+    if not isinstance(obj, dict):
+        raise BadLine("cave_invalid_input", "a line must be a JSON object")
+    text = obj.get("text")
+    if not isinstance(text, str) or not text.strip():
+        raise BadLine("cave_invalid_input", "text must be a non-empty string")
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_MEMORY_BYTES:
+        raise BadLine("cave_memory_too_large", f"memory is over the {MAX_MEMORY_BYTES}-byte cap")
+    project = obj.get("project", "")
+    if project is None:
+        project = ""
+    if not isinstance(project, str) or project.strip() == "*":
+        raise BadLine("cave_invalid_input", "project must be a string (not '*')")
+    kind = _str_or_none(obj, "kind")
+    if kind is not None and kind not in KINDS:
+        raise BadLine("cave_invalid_input", f"kind must be one of {', '.join(KINDS)}")
+    seen = obj.get("seen_count", 1)
+    if not isinstance(seen, int) or isinstance(seen, bool) or seen < 1:
+        raise BadLine("cave_invalid_input", "seen_count must be a positive integer")
+    created = _str_or_none(obj, "created_at") or now
+    try:
+        ts = ids.to_micros(ids.parse_timestamp(created)[0])
+    except (ValueError, OverflowError):
+        raise BadLine("cave_invalid_input", f"created_at is not an RFC 3339 time: {created!r}") from None
+    rec = MemoryRecord(
+        id="", text=text, project=project, created_at=created, ts=ts,
+        valid_from=_str_or_none(obj, "valid_from") or created,
+        tags=_str_list(obj, "tags"), files=_str_list(obj, "files"), seen_count=seen,
+    )
+    for key in _OPTIONAL_STR:
+        setattr(rec, key, _str_or_none(obj, key))
+    given_id = obj.get("id")
+    if given_id is not None:
+        if not isinstance(given_id, str) or given_id != ids.memory_id(text, project):
+            raise BadLine("cave_invalid_input", "id does not match the content hash of project and text")
+        rec.id = given_id
+        return rec
+    # a new memory: same cleaning as remember; history links make no sense without ids
+    cleaned, kinds, _ = privacy.clean(text, redact_secrets=redact)
+    if not cleaned.strip():
+        raise BadLine("cave_memory_empty", "nothing left to import after removing <private> spans")
+    for k, n in kinds.items():
+        report.redacted[k] = report.redacted.get(k, 0) + n
+    rec.text = cleaned
+    rec.id = ids.memory_id(cleaned, project)
+    rec.valid_until = rec.supersedes = rec.superseded_by = None
+    return rec
+
+
+def import_lines(
+    store: MemoryStore,
+    lines: Iterable[str | bytes],
+    *,
+    redact: bool = True,
+    now: str,
+    progress: Callable[[ImportReport], None] | None = None,
+) -> ImportReport:
+    report = ImportReport()
+    batch: list[MemoryRecord] = []
+
+    def flush() -> None:
+        if not batch:
+            return
+
+        def txn(conn):
+            docs = tokens = dups = 0
+            for rec in batch:
+                if conn.execute("SELECT 1 FROM memories WHERE id = ?", (rec.id,)).fetchone():
+                    dups += 1
+                    continue
+                terms = index_terms(rec)
+                insert_row(conn, rec, terms)
+                docs += 1
+                tokens += len(terms)
+            bump_corpus(conn, docs, tokens)
+            return docs, dups
+
+        docs, dups = store.write(txn, "import")
+        report.imported += docs
+        report.duplicates += dups
+        batch.clear()
+        if progress is not None:
+            progress(report)
+
+    for number, raw in enumerate(lines, 1):
+        if isinstance(raw, (bytes, bytearray)):
+            raw = go_text(bytes(raw))
+        if not raw.strip():
+            continue
+        report.lines += 1
+        try:
+            batch.append(parse_line(raw, redact=redact, now=now, report=report))
+        except BadLine as bad:
+            report.errors.append({"line": number, "error": bad.code, "message": bad.message})
+        if len(batch) >= BATCH:
+            flush()
+    flush()
+    return report
+
+
+def export_records(store: MemoryStore, where) -> Iterator[MemoryRecord]:
+    """Rows matching ``where`` in storage order, streamed in pages."""
+    last = 0
+    while True:
+        sql, params = where.sql(prefix=" AND ")
+        from .store import _SELECT, record_from_row
+
+        rows = store.read(_SELECT + " WHERE seq > ?" + sql + " ORDER BY seq LIMIT 1000", [last, *params])
+        if not rows:
+            return
+        for row in rows:
+            rec = record_from_row(row)
+            last = rec.seq
+            yield rec
+
+
+def require_kind(kind: str | None) -> str | None:
+    if kind is None or kind == "":
+        return None
+    if kind not in KINDS:
+        raise CaveError("cave_invalid_arguments", f"kind must be one of {', '.join(KINDS)} (got {kind!r})")
+    return kind
