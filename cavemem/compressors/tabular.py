@@ -26,6 +26,7 @@ KEEP_FIRST = 3
 KEEP_LAST = 2
 REENTRY = b"rows elided (caveman)"
 
+_PLAIN_DECIMALS = re.compile(r"[+-]?[0-9]+(?:\.[0-9]+)?(?:\n[+-]?[0-9]+(?:\.[0-9]+)?)*")
 _SEVERE = re.compile(r"\b(?:ERROR|FAIL|FAILED|FATAL|PANIC|EXCEPTION|WARNING|SECURITY|DENIED|REJECTED)\b", re.I | re.A)
 
 
@@ -83,28 +84,44 @@ def _choose_rows(rows: list[list[str]], header_rows: int, query: str) -> list[bo
 def _keep_numeric_extrema(rows: list[list[str]], header_rows: int, keep: list[bool]) -> None:
     """For each mostly-numeric column (≥ 70 % of data rows parse as Go floats) keep the rows of
     its first strict minimum and first strict maximum. A leading NaN sticks, as in Go."""
-    data_rows = len(rows) - header_rows
-    if data_rows <= 0:
+    data = rows[header_rows:]
+    if not data:
         return
     for col in range(len(rows[0])):
-        count = 0
-        lo_i = hi_i = -1
-        lo = hi = 0.0
-        for i in range(header_rows, len(rows)):
-            x = parse_float(trim_space(rows[i][col]))
-            if x is None:
-                continue
-            count += 1
-            if lo_i < 0:
-                lo_i = hi_i = i
-                lo = hi = x
-                continue
-            if x < lo:
-                lo_i, lo = i, x
-            if x > hi:
-                hi_i, hi = i, x
-        if count > 0 and count * 10 >= data_rows * 7:
-            keep[lo_i] = keep[hi_i] = True
+        values = [trim_space(r[col]) for r in data]
+        found = _column_extrema(values)
+        if found is not None:
+            count, lo_i, hi_i = found
+            if count * 10 >= len(data) * 7:
+                keep[header_rows + lo_i] = keep[header_rows + hi_i] = True
+
+
+def _column_extrema(values: list[str]) -> tuple[int, int, int] | None:
+    """(numeric count, index of first strict min, index of first strict max), or None."""
+    joined = "\n".join(values)
+    if joined.count("\n") == len(values) - 1 and _PLAIN_DECIMALS.fullmatch(joined):
+        # fast path: every cell is a plain decimal, where float() agrees with ParseFloat
+        nums = list(map(float, values))
+        lo, hi = min(nums), max(nums)
+        if lo != float("-inf") and hi != float("inf"):  # else: out of range somewhere, go slow
+            return len(nums), nums.index(lo), nums.index(hi)
+    count = 0
+    lo_i = hi_i = -1
+    lo = hi = 0.0
+    for i, v in enumerate(values):
+        x = parse_float(v)
+        if x is None:
+            continue
+        count += 1
+        if lo_i < 0:
+            lo_i = hi_i = i
+            lo = hi = x
+            continue
+        if x < lo:
+            lo_i, lo = i, x
+        if x > hi:
+            hi_i, hi = i, x
+    return (count, lo_i, hi_i) if count else None
 
 
 def _marker_row(text: str, width: int) -> list[str]:
