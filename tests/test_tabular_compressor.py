@@ -204,3 +204,14 @@ def test_output_is_always_a_valid_table_of_the_same_width(rows):
     originals = {tuple(r) for r in rows}
     for r in parsed[1:]:
         assert tuple(r) in originals or "rows elided (caveman)" in r[0] or r[0].startswith("… caveman: elided rows")
+
+
+def test_column_extrema_fast_and_go_paths_agree():
+    from cavemem.compressors.tabular import _column_extrema
+
+    assert _column_extrema(["5", "1", "9", "1", "9"]) == (5, 1, 2)  # first strict min / max
+    assert _column_extrema(["5", "1_0", "0x1p4", "x"]) == (3, 0, 2)  # Go grammar: 1_0 = 10, hex float 16
+    assert _column_extrema(["NaN", "1", "9"]) == (3, 0, 0)  # a leading NaN sticks (Go quirk kept)
+    assert _column_extrema(["1", "NaN", "9"]) == (3, 0, 2)
+    assert _column_extrema(["1", "1" * 400, "2"]) == (2, 0, 2)  # 1e399 is out of range: not a number
+    assert _column_extrema(["a", "b"]) is None
