@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from itertools import chain
 
 from ..gocompat import loads_verbatim, parse_float, trim_space
 
@@ -37,6 +38,8 @@ MAX_COVERAGE_ENTRIES = 2
 ABSENT = "absent"
 TIMES = "\u00d7"
 
+_MAX_COLUMNAR_KEYS = 64  # above this many distinct keys, per-column passes would cost more than per-unit ones
+
 ELISION_NOTE_PREFIX = "\u2026 caveman: elided "
 ELISION_NOTE_MIN_ELIDED_BYTES = 4096
 
@@ -45,7 +48,6 @@ _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
 _LOGFMT = re.compile(
     r"""(?:^|[\t\n\f\r ,\[{(])([A-Za-z_][A-Za-z0-9_.\-]*)=(?:"([^"]*)"|'([^']*)'|([^\t\n\f\r ,\]})]+))"""
 )
-_TRAILING_DIGITS = re.compile(r"[0-9]+\Z")
 # Plain decimal literals: when every value of a column matches, float() agrees with ParseFloat.
 _SIMPLE_DECIMALS = re.compile(r"(?:[+-]?[0-9]+(?:\.[0-9]+)?\n)*")
 
@@ -85,21 +87,26 @@ def _blen(s: str) -> int:
 
 
 def _scalar_text(v) -> str | None:
-    if isinstance(v, str):
-        if type(v) is not str:  # a JSON number: gocompat.Number is the literal, others expose .literal
-            v = getattr(v, "literal", v)
+    """A JSON member's field text: strings as-is, numbers as their literal, booleans as
+    ``true``/``false``; None for null, objects, arrays and empty strings."""
+    t = type(v)
+    if t is str:
         return v or None
-    if v is True:
-        return "true"
-    if v is False:
-        return "false"
-    return None  # null, objects, arrays
+    if t is bool:
+        return "true" if v else "false"
+    if isinstance(v, str):  # a JSON number: gocompat.Number is the literal, others expose .literal
+        return getattr(v, "literal", v) or None
+    return None
+
+
+def _is_field(v) -> bool:
+    return (isinstance(v, str) and v != "") or type(v) is bool
 
 
 def object_fields(value) -> Fields:
     """Top-level scalar members of a JSON object, keys in sorted (byte) order, at most 24."""
     out: Fields = {}
-    if not isinstance(value, dict) or not value:
+    if type(value) is not dict or not value:
         return out
     for key in sorted(value):
         text = _scalar_text(value[key])
@@ -125,10 +132,53 @@ def logfmt_fields(line: str) -> Fields:
     return out
 
 
+# The same pattern over many lines joined by "\n": a bare "\n" match marks each line's end, and
+# quoted values may not cross lines. ``^`` is multi-line, so every line start still anchors.
+_LOGFMT_LINES = re.compile(
+    r"""(\n)|(?:^|[\t\f\r ,\[{(])([A-Za-z_][A-Za-z0-9_.\-]*)=("[^"\n]*"|'[^'\n]*'|[^\t\n\f\r ,\]})]+)""",
+    re.M,
+)
+BULK_LINES_MIN = 64
+
+
+def _logfmt_columns(lines: list[str]) -> tuple[int, dict[str, list[str]]] | None:
+    """``_collect(map(logfmt_fields, lines))`` in one regex pass over the joined lines."""
+    cols: dict[str, list[str]] = {}
+    seen: set[str] = set()
+    count = 0
+    for nl, key, value in _LOGFMT_LINES.findall("\n".join(lines) + "\n"):
+        if nl:
+            if not seen:
+                return None  # a line without fields switches the summary off
+            seen = set()
+            count = 0
+            continue
+        count += 1
+        if count > MAX_FIELDS_PER_UNIT or key in seen:
+            continue
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+            value = value[1:-1]
+            if not value:
+                continue
+        seen.add(key)
+        col = cols.get(key)
+        if col is None:
+            if len(cols) >= MAX_TRACKED_FIELDS:
+                continue
+            col = cols[key] = []
+        col.append(value)
+    return len(lines), cols
+
+
+def _looks_json_object(line: str) -> bool:
+    t = trim_space(line)
+    return len(t) > 1 and t[0] == "{" and t[-1] == "}"
+
+
 def line_fields(line: str) -> Fields:
     """A log line's fields: a one-line JSON object's scalar members, else logfmt pairs."""
-    t = trim_space(line)
-    if len(t) > 1 and t[0] == "{" and t[-1] == "}":
+    if _looks_json_object(line):
+        t = trim_space(line)
         try:
             fields = object_fields(loads_verbatim(t))
         except ValueError:
@@ -165,6 +215,23 @@ def enum_value_usable(v: str) -> bool:
     return value_usable(v) and _blen(v) <= MAX_ENUM_VALUE_BYTES and " " not in v and "\t" not in v
 
 
+def _all_enum_usable(values: list[str]) -> bool:
+    """``all(enum_value_usable(v) and v != "absent" for v in values)``, checked in bulk."""
+    if not values or not all(values) or ABSENT in values:
+        return False
+    joined = " ".join(values)  # a space can only come from the separators when all is well
+    if joined.count(" ") != len(values) - 1 or "\t" in joined or "caveman" in joined or "\u2026" in joined:
+        return False
+    if _CONTROL.search(joined):
+        return False
+    if joined.isascii():
+        return max(map(len, values)) <= MAX_ENUM_VALUE_BYTES
+    try:
+        return max(len(v.encode("utf-8")) for v in values) <= MAX_ENUM_VALUE_BYTES
+    except UnicodeEncodeError:  # a lone surrogate: not valid UTF-8
+        return False
+
+
 # -- aggregation -----------------------------------------------------------------------------
 
 
@@ -185,15 +252,17 @@ def _numeric_extrema(distinct: list[str]) -> tuple[str, str] | None:
     joined = "\n".join(distinct) + "\n"
     if joined.count("\n") == len(distinct) and _SIMPLE_DECIMALS.fullmatch(joined):
         nums = list(map(float, distinct))
-        if any(x in (float("inf"), float("-inf")) for x in nums):
+        lo_v, hi_v = min(nums), max(nums)
+        if lo_v == float("-inf") or hi_v == float("inf"):
+            return None  # out of range: ParseFloat fails
+        # no NaN here, so the first index of the min/max is what the streaming scan keeps
+        return distinct[nums.index(lo_v)], distinct[nums.index(hi_v)]
+    nums = []
+    for s in distinct:
+        x = parse_float(s)
+        if x is None:
             return None
-    else:
-        nums = []
-        for s in distinct:
-            x = parse_float(s)
-            if x is None:
-                return None
-            nums.append(x)
+        nums.append(x)
     lo = hi = 0
     lo_v = hi_v = nums[0]
     for i in range(1, len(nums)):
@@ -208,9 +277,8 @@ def _numeric_extrema(distinct: list[str]) -> tuple[str, str] | None:
 def _enumerate_field(name: str, values: list[str], distinct: list[str], absent: int, n_units: int) -> _Entry | None:
     if not distinct or len(distinct) > MAX_ENUM_VALUES:  # a 6th distinct value: too wide
         return None
-    for v in distinct:
-        if v == ABSENT or not enum_value_usable(v):
-            return None
+    if not _all_enum_usable(distinct):
+        return None
     if len(distinct) + (1 if absent > 0 else 0) > MAX_ENUM_VALUES:
         return None
     counts = Counter(values)
@@ -229,13 +297,10 @@ def _dense_range(distinct: list[str]) -> tuple[str, str] | None:
     prefix = width = None
     nums = []
     for v in distinct:
-        m = _TRAILING_DIGITS.search(v)
-        if m is None:
+        p = v.rstrip("0123456789")
+        digits = v[len(p) :]
+        if not digits or len(digits) > MAX_DENSE_DIGITS:
             return None
-        digits = m.group(0)
-        if len(digits) > MAX_DENSE_DIGITS:
-            return None
-        p = v[: m.start()]
         if prefix is None:
             prefix, width = p, len(digits)
         elif p != prefix or len(digits) != width:
@@ -266,10 +331,7 @@ def _coverage_usable(values: list[str], distinct: list[str]) -> bool:
         return False
     if len(distinct) == MAX_COVERAGE_VALUES and values.index(distinct[-1]) < len(values) - 1:
         return False  # a value arrived while the set was already full
-    for v in distinct:
-        if v == ABSENT or not enum_value_usable(v):
-            return False
-    return True
+    return _all_enum_usable(distinct)
 
 
 def _collect(units) -> tuple[int, dict[str, list[str]]] | None:
@@ -293,11 +355,24 @@ def _collect(units) -> tuple[int, dict[str, list[str]]] | None:
     return n, cols
 
 
+_name_ok: dict[str, bool] = {}
+
+
+def _name_usable(name: str) -> bool:
+    """Not empty, at most 32 bytes, not secret-looking (cached: the same names recur per run)."""
+    ok = _name_ok.get(name)
+    if ok is None:
+        ok = bool(name) and _blen(name) <= MAX_NAME_BYTES and _SENSITIVE_NAME.search(name) is None
+        if len(_name_ok) < 4096:
+            _name_ok[name] = ok
+    return ok
+
+
 def _build_entries(n: int, cols: dict[str, list[str]]) -> list[_Entry]:
     entries: list[_Entry] = []
     coverage_count = 0
     for name, values in cols.items():
-        if not name or _blen(name) > MAX_NAME_BYTES or _SENSITIVE_NAME.search(name):
+        if not _name_usable(name):
             continue
         seen = len(values)
         distinct = list(dict.fromkeys(values))
@@ -353,14 +428,69 @@ def _fit(entries: list[_Entry], budget: int) -> str:
             return ""
 
 
+def summarize_columns(n_units: int, columns: dict[str, list[str]], elided_bytes: int) -> str:
+    """The summary from per-field value columns (absent values left out, names in order of
+    first appearance, at most 48). The caller guarantees every unit had at least one field."""
+    if n_units < MIN_UNITS:
+        return ""
+    entries = _build_entries(n_units, columns)
+    if not entries:
+        return ""
+    return _fit(entries, summary_budget(elided_bytes))
+
+
 def summarize_elided(units, elided_bytes: int) -> str:
     """The invariant summary of the elided ``units`` (an iterable of field dicts), or ``""``."""
     got = _collect(units)
     if got is None:
         return ""
-    n, cols = got
-    entries = _build_entries(n, cols)
-    if not entries:
+    return summarize_columns(got[0], got[1], elided_bytes)
+
+
+def summarize_lines(lines: list[str], elided_bytes: int) -> str:
+    """``summarize_elided(map(line_fields, lines), elided_bytes)``, fast for long logfmt runs."""
+    if len(lines) < BULK_LINES_MIN or not line_fields(lines[0]) or any(_looks_json_object(s) for s in lines if "{" in s):
+        return summarize_elided(map(line_fields, lines), elided_bytes)
+    got = _logfmt_columns(lines)
+    return "" if got is None else summarize_columns(got[0], got[1], elided_bytes)
+
+
+def _object_columns(run: list) -> tuple[int, dict[str, list[str]]] | None:
+    """``_collect(map(object_fields, run))`` computed column by column (C-speed passes per key).
+
+    Only used when every element is a dict of at most 24 members and the run has a bounded key
+    set; otherwise the per-unit path is just as fast and exactly the definition."""
+    keys = list(dict.fromkeys(chain.from_iterable(run)))
+    columns: list[tuple[int, str, list[str]]] = []
+    for key in keys:
+        raw = [e[key] for e in run if key in e]
+        types = set(map(type, raw))
+        if types == {str}:
+            vals = [v for v in raw if v]
+        elif len(types) == 1 and hasattr(next(iter(types)), "literal"):
+            vals = [v.literal for v in raw]
+        else:
+            vals = [t for t in map(_scalar_text, raw) if t is not None]
+        if not vals:
+            continue
+        first = 0 if _is_field(run[0].get(key)) else next(i for i, e in enumerate(run) if _is_field(e.get(key)))
+        columns.append((first, key, vals))
+    columns.sort(key=lambda c: (c[0], c[1]))  # first appearance; sorted keys within a unit
+    return len(run), {key: vals for _, key, vals in columns[:MAX_TRACKED_FIELDS]}
+
+
+def summarize_objects(run: list, elided_bytes: int) -> str:
+    """``summarize_elided(map(object_fields, run), elided_bytes)``, fast for record arrays."""
+    if len(run) < MIN_UNITS:
         return ""
-    return _fit(entries, summary_budget(elided_bytes))
+    for e in run:
+        if type(e) is not dict or len(e) > MAX_FIELDS_PER_UNIT:
+            return summarize_elided(map(object_fields, run), elided_bytes)
+    if not all(any(map(_is_field, e.values())) for e in run):
+        return ""  # an element without fields switches the summary off
+    keys = set(chain.from_iterable(run))
+    if len(keys) > _MAX_COLUMNAR_KEYS:
+        return summarize_elided(map(object_fields, run), elided_bytes)
+    n, cols = _object_columns(run)
+    return summarize_columns(n, cols, elided_bytes)
 

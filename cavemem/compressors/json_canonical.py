@@ -6,15 +6,18 @@ redundancy gate). A pure-Python marshaller is far too slow for a 10 MB array, so
 drives the stdlib C encoder and fixes its output up with plain ``str.replace`` calls:
 
 - numbers are decoded as :class:`JSONNumber`, a ``str`` whose value is the literal wrapped in
-  two private sentinel characters; the C encoder writes them as ``"<S1>7.50<S2>"`` and the
-  quotes-plus-sentinels are then deleted, leaving the literal verbatim (UseNumber, G9);
+  two sentinel control characters; the C encoder writes them as ``"\\u0001 7.50 \\u0002"``
+  (without the spaces) and the quote-plus-escape pairs are then deleted, leaving the literal
+  verbatim (UseNumber, G9);
 - ``<`` ``>`` ``&`` U+2028 U+2029 get Go's escapes (they can only occur inside strings), and
   unpaired surrogates become U+FFFD;
 - an array's elements are dumped in *one* encoder call with a sentinel string between them and
   split afterwards.
 
-The sentinels are Unicode noncharacters chosen so that none of them occurs in the input (raw
-or as a ``\\u`` escape); an input that uses almost all of them is refused (pass-through).
+The sentinels are control characters: JSON strings cannot hold them raw, so they can only
+come from ``\\u00XX`` escapes in the input, and the codec picks three that the input does not
+escape (an input escaping all 27 candidates is refused: pass-through). Being escaped to
+ASCII, they also keep the dump in Python's compact one-byte string form.
 """
 
 from __future__ import annotations
@@ -24,8 +27,9 @@ import re
 
 from ..gocompat import go_text
 
-_CANDIDATES = [chr(c) for c in range(0xFDD0, 0xFDF0)]  # 32 noncharacters
-_NONCHAR_ESCAPE = re.compile(r"\\u[fF][dD][dDeE][0-9a-fA-F]")
+# control characters the encoder writes as \u00XX (\b \t \n \f \r have short escapes)
+_CANDIDATES = [chr(c) for c in range(1, 0x20) if chr(c) not in "\b\t\n\f\r"]
+_CONTROL_ESCAPE = re.compile(r"\\u00[01][0-9a-fA-F]")
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _JSON_SPACE = " \t\n\r"
@@ -45,7 +49,13 @@ class Codec:
     """Decode one document and produce Go-canonical text for values of it."""
 
     def __init__(self, open_s: str, close_s: str, sep: str, fix_surrogates: bool):
-        self._open, self._close, self._sep = open_s, close_s, sep
+        self._open_quoted = '"' + _escaped(open_s)  # how the encoder writes '"' + open_s
+        self._close_quoted = _escaped(close_s) + '"'
+        # The open pattern cannot occur by accident (a literal backslash is written doubled, and
+        # raw control characters only come from escapes the codec avoided). The close pattern
+        # can: a string whose *text* ends in backslash-u-0-0-0-2 dumps as ``\\u0002"``. Then the
+        # anchored regex removes only real pairs.
+        self._number_rx = re.compile(re.escape(self._open_quoted) + '([^"]*)' + re.escape(self._close_quoted))
         self._fix_surrogates = fix_surrogates
         make = JSONNumber
 
@@ -54,13 +64,14 @@ class Codec:
 
         self._decoder = json.JSONDecoder(parse_int=number, parse_float=number, parse_constant=_reject_constant)
         self._encoder = json.JSONEncoder(ensure_ascii=False, check_circular=False, sort_keys=True, separators=(",", ":"))
-        self._split = ',"' + sep + '",'
+        self._sep = sep
+        self._split = ',"' + _escaped(sep) + '",'
 
     @classmethod
     def for_text(cls, text: str) -> Codec | None:
-        """A codec whose sentinels are absent from ``text``; None if it cannot find three."""
-        used = set(m.group(0)[2:].upper() for m in _NONCHAR_ESCAPE.finditer(text))
-        free = [c for c in _CANDIDATES if c not in text and f"{ord(c):04X}" not in used]
+        """A codec whose sentinels the input never escapes; None if it cannot find three."""
+        used = {int(m.group(0)[2:], 16) for m in _CONTROL_ESCAPE.finditer(text)} if "\\u00" in text else set()
+        free = [c for c in _CANDIDATES if ord(c) not in used]
         if len(free) < 3:
             return None
         return cls(free[0], free[1], free[2], _SURROGATE_ESCAPE.search(text) is not None)
@@ -87,7 +98,10 @@ class Codec:
 
     # -- encoding ----------------------------------------------------------------------------
     def _fix(self, s: str) -> str:
-        s = s.replace('"' + self._open, "").replace(self._close + '"', "")
+        if "\\" + self._close_quoted in s:
+            s = self._number_rx.sub(r"\1", s)
+        else:
+            s = s.replace(self._open_quoted, "").replace(self._close_quoted, "")
         if "<" in s:
             s = s.replace("<", "\\u003c")
         if ">" in s:
@@ -111,6 +125,10 @@ class Codec:
         interleaved: list = [self._sep] * (2 * len(items) - 1)
         interleaved[0::2] = items
         return self._fix(self._encoder.encode(interleaved))[1:-1].split(self._split)
+
+
+def _escaped(c: str) -> str:
+    return "\\u%04x" % ord(c)
 
 
 def _reject_constant(name: str):

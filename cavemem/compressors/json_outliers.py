@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import math
 from functools import reduce
-from operator import add
+from itertools import chain
+from operator import add, itemgetter
 
 from .json_canonical import JSONNumber
 
@@ -26,6 +27,7 @@ MIN_CHANGE_SERIES = 8
 MIN_SEGMENT = 4
 LEN_PATH = "__len__"
 _INF = float("inf")
+_MAX_COLUMNAR_KEYS = 64
 
 
 def _sum(xs) -> float:
@@ -58,7 +60,8 @@ def _number(v: JSONNumber) -> float | None:
 
 
 def numeric_leaves(element) -> dict[str, float]:
-    """Numeric leaf paths of one element: ``""`` for a bare number, ``a.b`` inside objects."""
+    """Numeric leaf paths of one element: ``""`` for a bare number, ``a.b`` inside objects
+    (top-level members first, then nested objects)."""
     if isinstance(element, JSONNumber):
         x = _number(element)
         return {} if x is None else {"": x}
@@ -72,14 +75,13 @@ def numeric_leaves(element) -> dict[str, float]:
             if isinstance(v, JSONNumber):
                 x = _number(v)
                 if x is not None:
-                    out[prefix + key] = x
+                    out.setdefault(prefix + key, x)  # a dotted key vs a nested path: first wins
             elif isinstance(v, dict):
                 stack.append((prefix + key + ".", v))
     return out
 
 
-def leaf_series(elements: list) -> dict[str, tuple[list[int], list[float]]]:
-    """path -> (indices of elements that have it, their values), in element order."""
+def _leaf_series_per_element(elements: list) -> dict[str, tuple[list[int], list[float]]]:
     series: dict[str, tuple[list[int], list[float]]] = {}
     for i, e in enumerate(elements):
         for path, x in numeric_leaves(e).items():
@@ -88,6 +90,65 @@ def leaf_series(elements: list) -> dict[str, tuple[list[int], list[float]]]:
                 got = series[path] = ([], [])
             got[0].append(i)
             got[1].append(x)
+    return series
+
+
+def _floats(idx: list[int], nums: list) -> tuple[list[int], list[float]]:
+    vals = [float(v[1:-1]) for v in nums]  # JSONNumber: the literal between its two sentinels
+    if _INF in vals or -_INF in vals:  # out of range: skipped
+        keep = [j for j, x in enumerate(vals) if x not in (_INF, -_INF)]
+        return [idx[j] for j in keep], [vals[j] for j in keep]
+    return idx, vals
+
+
+def _column(idxs: list[int], objs: list[dict], key: str) -> tuple[list[int], list]:
+    """(indices, values) of the objects that have ``key``; C-speed when all of them do."""
+    try:
+        return idxs, list(map(itemgetter(key), objs))
+    except KeyError:
+        pairs = [(i, o[key]) for i, o in zip(idxs, objs) if key in o]
+        return [i for i, _ in pairs], [v for _, v in pairs]
+
+
+def _of_type(idxs: list[int], vals: list, t: type) -> tuple[list[int], list]:
+    types = set(map(type, vals))
+    if t not in types:
+        return [], []
+    if len(types) == 1:
+        return idxs, vals
+    pairs = [(i, v) for i, v in zip(idxs, vals) if type(v) is t]
+    return [i for i, _ in pairs], [v for _, v in pairs]
+
+
+def leaf_series(elements: list) -> dict[str, tuple[list[int], list[float]]]:
+    """path -> (indices of elements that have it, their values), in element order.
+
+    Computed one key column at a time (C-speed ``map``/comprehensions) while the objects share
+    a small key set; sparse or wide objects take the per-element walk."""
+    series: dict[str, tuple[list[int], list[float]]] = {}
+    everything = list(range(len(elements)))
+    idx, nums = _of_type(everything, elements, JSONNumber)
+    if idx:
+        series[""] = _floats(idx, nums)
+    stack = [("", *_of_type(everything, elements, dict))]
+    while stack:
+        prefix, idxs, objs = stack.pop()
+        if not objs:
+            continue
+        keys = dict.fromkeys(chain.from_iterable(objs))
+        if len(keys) > _MAX_COLUMNAR_KEYS:
+            return _leaf_series_per_element(elements)
+        for key in keys:
+            path = prefix + key
+            col_idx, col = _column(idxs, objs, key)
+            num_idx, nums = _of_type(col_idx, col, JSONNumber)
+            if num_idx:
+                if path in series:  # a dotted key equal to a nested path: per-element rules
+                    return _leaf_series_per_element(elements)
+                series[path] = _floats(num_idx, nums)
+            sub_idx, subs = _of_type(col_idx, col, dict)
+            if sub_idx:
+                stack.append((path + ".", sub_idx, subs))
     return series
 
 

@@ -7,8 +7,8 @@ marker line — ``… N lines elided (caveman) …``, with an invariant summary 
 the run's lines carry ``key=value`` or JSON fields. Every kept line keeps its own line ending;
 markers follow the document's majority ending.
 
-The trouble patterns are matched over the whole document in one regex scan (per-line semantics
-are preserved: ``^`` is multi-line and ``\\s`` never crosses a newline).
+The trouble patterns are found by whole-document ``bytes.find`` sweeps (see ``linescan``) with
+the per-line meaning of the spec's regexes, so a 10 MB log is scanned at memory speed.
 """
 
 from __future__ import annotations
@@ -20,11 +20,11 @@ from .invariants import (
     ELISION_NOTE_MIN_ELIDED_BYTES,
     ELISION_NOTE_PREFIX,
     elision_note,
-    line_fields,
-    summarize_elided,
+    summarize_lines,
     worth_eliding,
 )
 from .lineends import cr_suffix, join_lines, split_lines
+from .linescan import line_indices, literal_hit_positions, word_hit_positions
 from .redundancy import keep_non_redundant
 from .relevance import LOG_LIMIT, keep_query_relevant
 
@@ -32,40 +32,37 @@ KEEP_HEAD = 2
 KEEP_TAIL = 2
 MIN_LINES = 4
 
-_S = r"[\t\f\r ]"  # Go's \s inside one line (a line never contains \n)
-_KEEP_LINE = re.compile(
-    r"\b(?:ERROR|FATAL|PANIC|EXCEPTION|TRACEBACK|FAIL|FAILED|FAILURE|WARN|WARNING)\b"
-    rf"|^{_S}+at{_S}|^{_S}+File \"|\.go:[0-9]+|^{_S}+--->|caused by"
-    r"|lines elided \(caveman\)|^" + re.escape(ELISION_NOTE_PREFIX),
-    re.I | re.M | re.ASCII,
-)
+TROUBLE_WORDS = (b"error", b"fatal", b"panic", b"exception", b"traceback", b"fail", b"failed", b"failure", b"warn", b"warning")
+_S = rb"[\t\f\r ]"  # Go's \s inside one line (a line never contains \n)
+_FRAME = rb"(?:at" + _S + rb'|file "|--->)'  # stack-frame continuation after indentation
+_INDENTED_FRAME_AFTER_NL = re.compile(rb"\n" + _S + rb"+" + _FRAME)
+_INDENTED_FRAME_AT_START = re.compile(_S + rb"+" + _FRAME)
+_GO_FILE = b".go:"
 _MARKER = re.compile(r"lines elided \(caveman\)")
+_MARKER_BYTES = b"lines elided (caveman)"
+_NOTE_BYTES = ELISION_NOTE_PREFIX.encode("utf-8")
 
 
 def _is_marker(line: str) -> bool:
     return line.startswith(ELISION_NOTE_PREFIX) or _MARKER.search(line) is not None
 
 
-def _pattern_keeps(text: str, end: int, keep: list[bool]) -> None:
-    """Mark every line holding a trouble pattern or a caveman marker (one scan, one hit a line)."""
-    pos = line = last = 0
-    search = _KEEP_LINE.search
-    while True:
-        m = search(text, pos, end)
-        if m is None:
-            return
-        start = m.start()
-        line += text.count("\n", last, start)
-        keep[line] = True
-        nl = text.find("\n", start, end)
-        if nl < 0:
-            return
-        pos = last = nl + 1
-        line += 1
-
-
-def _blen(s: str, ascii_doc: bool) -> int:
-    return len(s) if ascii_doc else len(s.encode("utf-8"))
+def trouble_lines(data: bytes) -> set[int]:
+    """Indices of lines matching the keep patterns of spec §3.2 — the case-insensitive
+    ``\\b(ERROR|…|WARNING)\\b``, indented ``at``/``File "``/``--->`` frames, ``.go:N``,
+    ``caused by`` — or holding a caveman marker or starting with the elision note."""
+    low = data.lower()  # ASCII-only lowering: byte offsets are unchanged
+    hits = word_hit_positions(low, TROUBLE_WORDS)
+    hits += literal_hit_positions(low, b"caused by")
+    hits += [p for p in literal_hit_positions(low, _GO_FILE) if low[p + 4 : p + 5].isdigit()]
+    hits += [m.start() + 1 for m in _INDENTED_FRAME_AFTER_NL.finditer(low)]
+    if _INDENTED_FRAME_AT_START.match(low):
+        hits.append(0)
+    hits += literal_hit_positions(data, _MARKER_BYTES)
+    hits += [p + 1 for p in literal_hit_positions(data, b"\n" + _NOTE_BYTES)]
+    if data.startswith(_NOTE_BYTES):
+        hits.append(0)
+    return line_indices(data, hits)
 
 
 class LogCompressor(Compressor):
@@ -86,7 +83,8 @@ class LogCompressor(Compressor):
             return None
         keep = [False] * n
         keep[0] = keep[1] = True
-        _pattern_keeps(text, len(text) - trailing, keep)
+        for i in trouble_lines(data):
+            keep[i] = True
         i, budget = n - 1, KEEP_TAIL
         while i >= KEEP_HEAD and budget > 0:
             keep[i] = True
@@ -119,7 +117,7 @@ def _emit(text: str, lines: list[str], trailing: bool, keep: list[bool]) -> str:
             run_bytes = sum(map(len, run)) + len(run)
         else:
             run_bytes = sum(len(s.encode("utf-8")) for s in run) + len(run)
-        summary = summarize_elided(map(line_fields, run), run_bytes)
+        summary = summarize_lines(run, run_bytes)
         if summary:
             marker = f"\u2026 {len(run)} lines elided (caveman): {summary} \u2026"
         else:
