@@ -32,16 +32,31 @@ class Database:
         self.path = path
         self.lock = threading.RLock()
 
+    def _conn(self) -> sqlite3.Connection:
+        if self.conn is None:
+            raise sqlite3.ProgrammingError("Cannot operate on a closed database.")
+        return self.conn
+
     def execute(self, sql: str, params: Sequence = ()) -> sqlite3.Cursor:
         with self.lock:
-            return self.conn.execute(sql, params)
+            return self._conn().execute(sql, params)
 
     def transaction(self, immediate: bool = True) -> "_Tx":
         return _Tx(self, immediate)
 
     def close(self) -> None:
         with self.lock:
+            if self.conn is None:
+                return
             self.conn.close()
+            self.conn = None
+        if self.path != MEMORY:
+            with _OPEN_LOCK:
+                left = _OPEN_IN_PROCESS.get(self.path, 0) - 1
+                if left > 0:
+                    _OPEN_IN_PROCESS[self.path] = left
+                else:
+                    _OPEN_IN_PROCESS.pop(self.path, None)
 
 
 class _Tx:
@@ -54,11 +69,12 @@ class _Tx:
     def __enter__(self) -> sqlite3.Connection:
         self.db.lock.acquire()
         try:
-            self.db.conn.execute("BEGIN IMMEDIATE" if self.immediate else "BEGIN")
+            conn = self.db._conn()
+            conn.execute("BEGIN IMMEDIATE" if self.immediate else "BEGIN")
         except BaseException:
             self.db.lock.release()
             raise
-        return self.db.conn
+        return conn
 
     def __exit__(self, exc_type, exc, tb) -> None:
         try:
@@ -130,12 +146,44 @@ def _secure_file(path: str, create: bool, label: str) -> None:
         os.close(fd)
 
 
-def _secure_all(canonical: str) -> None:
-    _secure_file(canonical, create=not os.path.lexists(canonical), label="file")
+# Canonical paths this process has an open SQLite connection to. POSIX record locks belong to
+# the process and are all released when *any* descriptor of the file is closed, so once SQLite
+# holds a file we must never open/close another descriptor on it (doing so drops SQLite's WAL
+# locks and lets another process truncate the shared-memory file under us: SIGBUS).
+_OPEN_IN_PROCESS: dict[str, int] = {}
+_OPEN_LOCK = threading.Lock()
+
+
+def _chmod_private(path: str, label: str) -> None:
+    """Descriptor-free variant for files SQLite already holds: lstat, refuse non-regular, chmod."""
+    try:
+        lst = os.lstat(path)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise StoreUnavailable(f'secure sqlite {label} "{path}": {exc.strerror or exc}') from exc
+    if not stat.S_ISREG(lst.st_mode):
+        raise StoreUnavailable(f'secure sqlite {label} "{path}": refusing non-regular file')
+    if stat.S_IMODE(lst.st_mode) != 0o600:
+        try:
+            os.chmod(path, 0o600)
+        except OSError as exc:
+            raise StoreUnavailable(f'secure sqlite {label} "{path}": {exc.strerror or exc}') from exc
+
+
+def _secure_all(canonical: str, held: bool) -> None:
+    """Check/create the database and its sidecars; ``held`` = SQLite already has them open here."""
+    if held:
+        _chmod_private(canonical, "file")
+    else:
+        _secure_file(canonical, create=not os.path.lexists(canonical), label="file")
     for suffix in ("-wal", "-shm"):
         side = canonical + suffix
         if os.path.lexists(side):
-            _secure_file(side, create=False, label="sidecar")
+            if held:
+                _chmod_private(side, "sidecar")
+            else:
+                _secure_file(side, create=False, label="sidecar")
 
 
 def is_busy(exc: BaseException) -> bool:
@@ -205,7 +253,9 @@ def open_database(path: str, migrations: Sequence[Migration], *, synchronous: st
         canonical = MEMORY
     else:
         canonical = _check_parent(path)
-        _secure_all(canonical)
+        with _OPEN_LOCK:
+            held = _OPEN_IN_PROCESS.get(canonical, 0) > 0
+        _secure_all(canonical, held)
     try:
         conn = sqlite3.connect(
             canonical, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False
@@ -226,5 +276,11 @@ def open_database(path: str, migrations: Sequence[Migration], *, synchronous: st
         conn.close()
         raise StoreUnavailable(f"migrate sqlite {canonical!r}: {exc}") from exc
     if canonical != MEMORY:
-        _secure_all(canonical)
+        with _OPEN_LOCK:
+            _OPEN_IN_PROCESS[canonical] = _OPEN_IN_PROCESS.get(canonical, 0) + 1
+        try:
+            _secure_all(canonical, held=True)  # sidecars SQLite just created inherit 0600; verify
+        except StoreUnavailable:
+            Database(conn, canonical).close()
+            raise
     return Database(conn, canonical)
