@@ -208,9 +208,13 @@ def test_budget_full_passes_through(run_cli):
     filler = [json.dumps({"rows": [{"id": i, "v": f"{k}-{i}" * 20} for i in range(300)]}, indent=1).encode() for k in range(4)]
     codes = [run_cli("cavemem", "compress", input=f, env=env).report.get("error") for f in filler]
     assert "cave_ccr_budget_exceeded" in codes
-    full = run_cli("caveman-engine", "compress", input=JSON_PAYLOAD, env=env)
-    assert full.rc == 0 and full.stdout == JSON_PAYLOAD
+    refused = filler[codes.index("cave_ccr_budget_exceeded")]
+    full = run_cli("caveman-engine", "compress", input=refused, env=env)
+    assert full.rc == 0 and full.stdout == refused
     assert full.report["error"] == "cave_ccr_budget_exceeded" and full.report["ratio"] == 0
+    assert "recovery_handle" not in full.report and "method" not in full.report
+    stored = [run_cli("cavemem", "compress", input=f, env=env).report for f in filler[: codes.index("cave_ccr_budget_exceeded")]]
+    assert all(r.get("recovery_handle") and not r.get("error") for r in stored)  # re-puts succeed at the cap
 
 
 @pytest.mark.parametrize("value", ["abc", "0", "-5"])
