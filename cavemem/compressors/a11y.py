@@ -25,6 +25,10 @@ from .a11y_nodes import AXDecodeError, AXNode, parse_nodes
 from .base import Compressor, Metadata
 
 MAX_QUERY_MATCHES = 12
+# Real trees render far smaller than their JSON (the reference's golden fixture: ≤ 1/50); only
+# a pathologically deep chain can grow (indentation is quadratic in depth), so output beyond
+# this multiple of the input passes the input through instead.
+MAX_OUTPUT_GROWTH = 4
 STATE_NAMES = ("disabled", "checked", "expanded", "selected", "focused", "editable")
 INTERACTIVE_ROLES = frozenset(
     "button checkbox combobox link menuitem menuitemcheckbox menuitemradio option radio searchbox "
@@ -265,15 +269,21 @@ def query_terms(query: str) -> list[str]:
     return terms
 
 
-def _ancestor_indexes(records: list[Record], i: int):
-    """Indexes of the nearest earlier record at depth-1, depth-2, … (the ancestor chain)."""
-    want = records[i].depth - 1
-    j = i - 1
-    while want >= 0 and j >= 0:
-        if records[j].depth == want:
-            yield j
-            want -= 1
-        j -= 1
+def parent_indexes(records: list[Record]) -> list[int]:
+    """For each record, the nearest earlier record one level up (-1 if none). Following these
+    links walks "the nearest earlier record at depth-1, then depth-2, …" in O(depth)."""
+    parents, last_at = [], {}
+    for i, r in enumerate(records):
+        parents.append(last_at.get(r.depth - 1, -1))
+        last_at[r.depth] = i
+    return parents
+
+
+def _chain(parents: list[int], i: int):
+    j = parents[i]
+    while j >= 0:
+        yield j
+        j = parents[j]
 
 
 def focus(records: list[Record], query: str) -> list[Record]:
@@ -288,6 +298,7 @@ def focus(records: list[Record], query: str) -> list[Record]:
     if best == 0:
         first = records[0]
         return [Record(0, first.role, first.name, first.value, first.state, first.uid), Record(1, "note", "no accessible match", "")]
+    parents = parent_indexes(records)
     lowest = best if best == len(terms) else 1
     keep = [False] * len(records)
     taken = 0
@@ -298,35 +309,46 @@ def focus(records: list[Record], query: str) -> list[Record]:
             if s == wanted:
                 taken += 1
                 keep[i] = True
-                for j in _ancestor_indexes(records, i):
+                for j in _chain(parents, i):
                     keep[j] = True
-    for i in range(len(records)):  # line items: keep the whole row / list item of a match
-        if not keep[i]:
+    # line items: the row / list item around a kept record is kept whole (role match is exact)
+    item_of = []
+    for i, r in enumerate(records):
+        item_of.append(i if r.role in ("row", "listitem") else (item_of[parents[i]] if parents[i] >= 0 else -1))
+    expanded: set[int] = set()
+    for i in range(len(records)):
+        item = item_of[i] if keep[i] else -1
+        if item < 0 or item in expanded:
             continue
-        item = i if records[i].role in ("row", "listitem") else None
-        if item is None:
-            item = next((j for j in _ancestor_indexes(records, i) if records[j].role in ("row", "listitem")), None)
-        if item is None:
-            continue
+        expanded.add(item)
         keep[item] = True
         k = item + 1
         while k < len(records) and records[k].depth > records[item].depth:
             keep[k] = True
             k += 1
-    out, open_depths = [], set()
+    # re-depth: a kept record sits under the kept ancestors still open above it; the open
+    # depths form an increasing stack, closed by any record (kept or not) at or above them
+    out, open_depths = [], []
     for i, r in enumerate(records):
-        open_depths = {d for d in open_depths if d < r.depth}
+        while open_depths and open_depths[-1] >= r.depth:
+            open_depths.pop()
         if keep[i]:
             out.append(Record(len(open_depths), r.role, r.name, r.value, r.state, r.uid))
-            open_depths.add(r.depth)
+            open_depths.append(r.depth)
     return out
 
 
 # -- render ------------------------------------------------------------------------------------
 
 
-def render(records: list[Record]) -> str:
-    lines = []
+class OutputTooLarge(AXDecodeError):
+    pass
+
+
+def render(records: list[Record], max_chars: int | None = None) -> str:
+    """One line per record. ``max_chars`` stops a pathologically deep tree (indentation grows
+    quadratically with depth) long before it could exhaust memory."""
+    lines, size = [], 0
     for r in records:
         low = go_lower(r.role)
         parts = ["  " * r.depth + (f"[{r.uid}] " if r.uid else "") + DISPLAY_ROLES.get(low, low)]
@@ -337,7 +359,11 @@ def render(records: list[Record]) -> str:
         labels = r.labels()
         if labels:
             parts.append(" {" + ",".join(labels) + "}")
-        lines.append("".join(parts))
+        line = "".join(parts)
+        size += len(line) + 1
+        if max_chars is not None and size > max_chars:
+            raise OutputTooLarge("rendered tree would be larger than the input allows")
+        lines.append(line)
     return "\n".join(lines)
 
 
@@ -351,7 +377,8 @@ def compact_tree(data: bytes, query: str = "") -> tuple[str, dict]:
         raise AXDecodeError("nothing visible")
     records = focus(records, query)
     visible = {r.uid for r in records if r.uid}
-    return render(records), {u: e for u, e in walk.uids.items() if u in visible}
+    text = render(records, MAX_OUTPUT_GROWTH * len(data))
+    return text, {u: e for u, e in walk.uids.items() if u in visible}
 
 
 class AXTreeCompressor(Compressor):

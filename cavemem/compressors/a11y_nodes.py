@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..gocompat import go_text, json_valid, parse_float, trim_space
+from ..gocompat import go_text, parse_float, trim_space
 
 
 class AXDecodeError(ValueError):
@@ -72,16 +72,33 @@ class _Envelope:
 
 _ENVELOPE_FIELDS = {"nodes": ("list", ("ptr", AXNode, _NODE_FIELDS))}
 
-_INT = re.compile(r"-?[0-9]+")
 _INT64 = (-(1 << 63), (1 << 63) - 1)
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class _Pairs(list):
-    """A JSON object as its (key, value) pairs in input order."""
+    """A JSON object that repeats a key, as its (key, value) pairs in input order (Go decodes
+    every occurrence in turn, so a repeated struct field merges)."""
 
 
-class _Literal(str):
-    """A JSON number's literal text (typed decoding needs the text: 4 vs 4.0)."""
+class _Float(str):
+    """A JSON number with a fraction or exponent, kept as text: ``4.0`` must not fill an int."""
+
+
+def _object(pairs: list):
+    d = dict(pairs)
+    return d if len(d) == len(pairs) else _Pairs(pairs)
+
+
+def _object_fixing_keys(pairs: list):
+    return _object([(_string_fix(k), x) for k, x in pairs])
+
+
+def _string_fix(s: str) -> str:
+    """Go's decoder turns unpaired surrogate escapes into U+FFFD."""
+    if s.isascii() or not _LONE_SURROGATE.search(s):
+        return s
+    return _LONE_SURROGATE.sub("\ufffd", s)
 
 
 def _match_field(fields: dict, key: str):
@@ -95,31 +112,32 @@ def _match_field(fields: dict, key: str):
 
 
 def _fail(what: str, got) -> AXDecodeError:
-    kind = {bool: "bool", str: "string", list: "array", _Pairs: "object"}.get(type(got), "number")
+    kind = {bool: "bool", str: "string", list: "array", _Pairs: "object", dict: "object"}.get(type(got), "number")
     return AXDecodeError(f"cannot unmarshal {kind} into {what}")
 
 
 def _as_any(v):
     """Go's ``any``: objects → dict (last key wins), numbers → float64 (out of range fails)."""
-    if isinstance(v, _Literal):
+    t = type(v)
+    if t is str:
+        return _string_fix(v)
+    if t is int:
+        if abs(v) >= 1 << 1024:  # far beyond float64: ParseFloat's range error
+            raise AXDecodeError("number out of range")
+        return float(v)
+    if t is _Float:
         f = parse_float(v)
         if f is None:
             raise AXDecodeError(f"number {v} out of range")
         return f
-    if isinstance(v, _Pairs):
-        return {k: _as_any(x) for k, x in v}
-    if isinstance(v, list):
+    if t is dict or t is _Pairs:
+        return {k: _as_any(x) for k, x in (v.items() if t is dict else v)}
+    if t is list:
         return [_as_any(x) for x in v]
-    if isinstance(v, str):
-        return _string_fix(v)
-    return v
+    return v  # None, bool
 
 
-def _decode(kind, v, current=None):
-    if v is None:  # null leaves the Go zero value / current value alone
-        return current
-    if kind == "any":
-        return _as_any(v)
+def _scalar(kind: str, v):
     if kind == "str":
         if type(v) is not str:
             raise _fail("string", v)
@@ -129,55 +147,61 @@ def _decode(kind, v, current=None):
             raise _fail("bool", v)
         return v
     if kind == "int":
-        if not isinstance(v, _Literal) or not _INT.fullmatch(v) or not _INT64[0] <= int(v) <= _INT64[1]:
+        if type(v) is not int or not _INT64[0] <= v <= _INT64[1]:
             raise _fail("int", v)
-        return int(v)
-    tag = kind[0]
-    if tag == "list":
+        return v
+    return _as_any(v)
+
+
+def _decode(kind, v, current=None):
+    """Fill ``kind`` from a parsed JSON value the way encoding/json does; ``current`` is the
+    value already in the field (Go decodes into it, so repeated keys merge)."""
+    if v is None:  # null leaves the zero / current value alone
+        return current
+    if type(kind) is str:
+        return _scalar(kind, v)
+    if kind[0] == "list":
         if type(v) is not list:
             raise _fail("slice", v)
-        return [_decode(kind[1], x, _zero(kind[1])) for x in v]
-    # struct or pointer to struct
-    _, cls, fields = kind
-    if not isinstance(v, _Pairs):
+        elem = kind[1]
+        if elem == "str":
+            return [_scalar("str", x) if x is not None else "" for x in v]
+        return [_decode(elem, x, _zero(elem)) for x in v]
+    _, cls, fields = kind  # struct or pointer to struct
+    t = type(v)
+    if t is not dict and t is not _Pairs:
         raise _fail(cls.__name__, v)
     obj = current if current is not None else cls()
-    for key, x in v:
-        name = _match_field(fields, key)
-        if name is not None:
-            setattr(obj, name, _decode(fields[name], x, getattr(obj, name)))
+    for key, x in v.items() if t is dict else v:
+        name = key if key in fields else _match_field(fields, key)
+        if name is None or x is None:
+            continue
+        sub = fields[name]
+        setattr(obj, name, _scalar(sub, x) if type(sub) is str else _decode(sub, x, getattr(obj, name)))
     return obj
 
 
 def _zero(kind):
-    if kind == "str":
-        return ""
     if isinstance(kind, tuple) and kind[0] == "struct":
         return kind[1]()
     return None
 
 
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def _string_fix(s: str) -> str:
-    """Go's decoder turns unpaired surrogate escapes into U+FFFD."""
-    return _LONE_SURROGATE.sub("\ufffd", s)
+def _no_constant(name: str):
+    raise ValueError(f"invalid JSON constant {name}")
 
 
 def parse_nodes(data: bytes) -> list[AXNode]:
     """The node list: a top-level array (≥ 1 node), else ``{"nodes": […]}`` (≥ 1 node)."""
     import json
 
-    if not trim_space(go_text(data)) or not json_valid(data):
-        raise AXDecodeError("not JSON")
+    text = go_text(data)
+    if not trim_space(text):
+        raise AXDecodeError("empty input")
+    # escapes may hide unpaired surrogates, which Go reads as U+FFFD
+    hook = _object_fixing_keys if "\\u" in text else _object
     try:
-        doc = json.loads(
-            go_text(data),
-            object_pairs_hook=lambda pairs: _Pairs((_string_fix(k), x) for k, x in pairs),
-            parse_int=_Literal,
-            parse_float=_Literal,
-        )
+        doc = json.loads(text, object_pairs_hook=hook, parse_float=_Float, parse_constant=_no_constant)
     except (ValueError, RecursionError) as exc:
         raise AXDecodeError(str(exc)) from None
     try:
