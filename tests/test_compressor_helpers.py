@@ -401,3 +401,15 @@ def test_bulk_logfmt_matches_per_line_definition(lines, elided):
     finally:
         invariants.BULK_LINES_MIN = old
     assert fast == summarize_elided(map(line_fields, lines), elided)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.lists(st.sampled_from(["the", "a", "of", "Error", "error_code", "x", "\u00e9", "websocket", "\u0130d", "id", "ID2", "x\u00b2y", "timeout", "-", "."]), max_size=8).map(" ".join), min_size=1, max_size=6),
+    st.lists(st.sampled_from(["error", "websocket", "id", "the", "\u00e9", "timeout", "zzz"]), max_size=3).map(" ".join),
+)
+def test_bm25_fast_scores_equal_reference(docs, query):
+    from collections import Counter
+
+    ref = bm25.score_counted(bm25.query_terms(query), [Counter(bm25.tokenize(d)) for d in docs])
+    assert bm25.scores(query, docs) == ref
