@@ -21,13 +21,19 @@ MAGIC = b"CAVEPXA1"
 CELL_W = 5
 CELL_H = 8
 
-# coverage byte -> 255 when inked: the 1-bit atlas drawn as full ink
-_MONO = bytes([0] + [255] * 255)
+# Ink is kept as a "thermometer" code so that max(ink a, ink b) is a bitwise OR: the atlas has
+# only the coverage levels 0/136/187/224/255, coded 0/1/3/7/15 (a higher level has every bit of
+# a lower one). The 1-bit atlas draws every inked sample at full ink (code 15).
+GREY_LEVELS = (0, 136, 187, 224, 255)
+THERMO_CODES = (0, 1, 3, 7, 15)
+FULL_INK = 15
+_THERMO = bytes(THERMO_CODES[sum(1 for lv in GREY_LEVELS[1:] if v >= lv)] for v in range(256))
+_MONO = bytes([0] + [FULL_INK] * 255)
 
 
 class Glyph:
     """One glyph: ``cells`` (1 or 2), ``width`` in px (5 or 10), and its 8 rows of samples as
-    bytes, both as grey coverage (``aa_rows``) and as 1-bit ink (``mono_rows``)."""
+    thermometer-coded ink, from the grey atlas (``aa_rows``) and the 1-bit atlas (``mono_rows``)."""
 
     __slots__ = ("cp", "cells", "width", "aa_rows", "mono_rows", "has_ink")
 
@@ -36,8 +42,9 @@ class Glyph:
         self.cells = 2 if wide else 1
         self.width = CELL_W * self.cells
         w = self.width
-        self.aa_rows = tuple(samples[r * w : (r + 1) * w] for r in range(CELL_H))
-        self.mono_rows = tuple(row.translate(_MONO) for row in self.aa_rows)
+        grey = tuple(samples[r * w : (r + 1) * w] for r in range(CELL_H))
+        self.aa_rows = tuple(row.translate(_THERMO) for row in grey)
+        self.mono_rows = tuple(row.translate(_MONO) for row in grey)
         self.has_ink = any(samples)
 
 

@@ -1,34 +1,44 @@
 """Rasterising rows of text into a page image (spec pixel-and-mem A6).
 
-Pure stdlib and fast enough for ~10+ pages/s: a page is built one scanline at a time by
-joining glyph rows (``bytes.join``) rather than pixel by pixel. Where glyphs overlap - a 5-px
-glyph at a 4-px advance, or 8-px-tall rows at a 6-px pitch - ink is combined with ``max`` as
-the reference does; OR on big integers gives that for free except where both sides carry grey
-coverage, which is patched up byte by byte.
+Pure stdlib and fast: a page is built one scanline at a time by joining glyph rows
+(``bytes.join``), never pixel by pixel. Ink is a thermometer code (see ``atlas``), so the
+reference's ``max`` blending where glyphs overlap - a 5-px glyph at a 4-px advance, 8-px-tall
+rows at a 6-px pitch - is a bitwise OR, done on whole scanlines as big integers. The finished
+page is mapped to grey or RGB with ``bytes.translate``.
 
-Ink runs 0..255 (0 = paper); the PNG is the inverse so the background is white. Coloured
-styles keep a per-pixel *slot* (which palette colour the ink takes): after each glyph is drawn
-every inked pixel of its box takes the glyph's slot, so the last box drawn over a pixel wins.
+Coloured styles keep a per-pixel *slot* (which palette colour the ink takes): after each glyph
+is drawn every inked pixel of its box takes the glyph's slot, so the last box drawn over a pixel
+wins. Paper stays white whatever its slot.
 """
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 from operator import itemgetter
 
 from . import png
-from .atlas import CELL_H, CELL_W, get_atlas
+from .atlas import CELL_H, CELL_W, GREY_LEVELS, THERMO_CODES, get_atlas
 from .density import RenderStyle
 from .geometry import DEFAULT_COLS, MAX_HEIGHT_PX, PAD_X, PAD_Y, go_div, page_height_px, page_width_px
 
 NO_BOX = 255  # slot value: no glyph box covers this pixel
-_NONZERO = bytes([0] + [255] * 255)
+DIVIDER_CODE = 16  # the multi-column divider (ink 64 -> grey 191), drawn only on paper
+DIVIDER_INK = 64
 _IS_BOX = bytes([255] * 255 + [0])
-_INVERT = bytes(range(255, -1, -1))
-_NONZERO_RUN = re.compile(rb"[^\x00]+")
 _ROW_GETTERS = tuple(itemgetter(r) for r in range(CELL_H))
+
+
+def _ink_of_code() -> list[int]:
+    ink = [0] * 32
+    for level, code in zip(GREY_LEVELS, THERMO_CODES):
+        ink[code] = level
+    ink[DIVIDER_CODE] = DIVIDER_INK
+    return ink
+
+
+INK_OF_CODE = _ink_of_code()  # thermometer code -> ink 0..255
+GREY_OF_CODE = bytes(255 - INK_OF_CODE[c & 31] for c in range(256))
 
 ZEBRA_PALETTE = ((165, 15, 15), (15, 30, 175), (15, 15, 15))
 ROLE_PALETTE = ((20, 120, 50), (30, 70, 180))
@@ -54,36 +64,14 @@ def round_half_away(x: float) -> int:
     return int(x + 0.5) if x >= 0 else -int(-x + 0.5)
 
 
-def max_bytes(a: bytes, b: bytes, binary: bool = False) -> bytes:
-    """Per-byte max of two equal-length byte strings."""
-    ia = int.from_bytes(a, "big")
-    ib = int.from_bytes(b, "big")
-    if not ia:
-        return b
-    if not ib:
-        return a
-    n = len(a)
-    merged = (ia | ib).to_bytes(n, "big")
-    if binary:  # samples are 0 or 255 only: OR is max
-        return merged
-    both = int.from_bytes(a.translate(_NONZERO), "big") & int.from_bytes(b.translate(_NONZERO), "big")
-    if not both:  # never inked on both sides: OR is max
-        return merged
-    out = bytearray(merged)
-    for m in _NONZERO_RUN.finditer(both.to_bytes(n, "big")):
-        for i in range(m.start(), m.end()):
-            out[i] = max(a[i], b[i])
-    return bytes(out)
-
-
 def overlay_bytes(old: bytes, new: bytes) -> bytes:
     """``new`` where it is not NO_BOX, else ``old`` (later glyph boxes win)."""
     n = len(new)
     cover = int.from_bytes(new.translate(_IS_BOX), "big")
-    if cover == (1 << (8 * n)) - 1:
+    full = (1 << (8 * n)) - 1
+    if cover == full:
         return new
-    keep = ((1 << (8 * n)) - 1) ^ cover
-    merged = (int.from_bytes(new, "big") & cover) | (int.from_bytes(old, "big") & keep)
+    merged = (int.from_bytes(new, "big") & cover) | (int.from_bytes(old, "big") & (full ^ cover))
     return merged.to_bytes(n, "big")
 
 
@@ -100,13 +88,13 @@ _LAYERS: dict[int, int] = {}
 
 
 class Canvas:
-    """An ink raster of ``width`` x ``height``, kept as scanlines, plus optional glyph slots."""
+    """A page of thermometer-coded ink, kept as one integer per scanline, plus glyph slots."""
 
     def __init__(self, width: int, height: int, aa: bool, coloured: bool = False):
         self.width = max(1, width)
         self.height = max(1, height)
         self.aa = aa
-        self.lines: list[bytes | None] = [None] * self.height
+        self.lines: list[int] = [0] * self.height
         self.slots: list[bytes | None] | None = [None] * self.height if coloured else None
         self.dropped: Counter = Counter()
         self._zero = bytes(self.width)
@@ -157,7 +145,7 @@ class Canvas:
             return
         width = self.width
         k = _LAYERS.get(cell_w) or _LAYERS.setdefault(cell_w, _layer_count(cell_w))
-        scan: list[bytes] | None = None
+        scan = [0] * CELL_H
         for j in range(k):
             layer = placements[j::k]
             if not layer:
@@ -170,30 +158,35 @@ class Canvas:
             end = layer[-1][0] + layer[-1][1].width
             lead = self._zero[:start]
             tail = self._zero[: max(0, width - end)]
-            lines = []
             for r in range(CELL_H):
                 line = lead + b"".join(map(_ROW_GETTERS[r], rowsets)) + tail
-                lines.append(line[:width] if len(line) > width else line)
-            if scan is None:
-                scan = lines
-            else:
-                scan = [max_bytes(a, b, not self.aa) for a, b in zip(scan, lines)]
-        self._blend_rows(scan, y0)
+                if len(line) > width:  # bounds guard: clip at the right edge
+                    line = line[:width]
+                scan[r] |= int.from_bytes(line, "big")
+        for r in range(CELL_H):
+            y = y0 + r
+            if 0 <= y < self.height:
+                self.lines[y] |= scan[r]
         if self.slots is not None and slots is not None:
             self._paint_slots(placements, slots, y0)
         self.glyphs_drawn += len(placements)
 
-    def _blend_rows(self, scan: list[bytes], y0: int) -> None:
-        for r, line in enumerate(scan):
-            y = y0 + r
-            if y < 0 or y >= self.height:
-                continue
-            old = self.lines[y]
-            self.lines[y] = line if old is None else max_bytes(old, line, not self.aa)
+    @staticmethod
+    def _contiguous(placements) -> bool:
+        """Every box reaches the next glyph (no gap left by a dropped glyph)."""
+        for (x, g, _), (nx, _, _) in zip(placements, placements[1:]):
+            if x + g.cells * CELL_W < nx:
+                return False
+        return True
 
     def _paint_slots(self, placements, slots, y0: int) -> None:
         buf = bytearray([NO_BOX]) * self.width
         base = self.glyphs_drawn
+        if isinstance(slots, int) and self._contiguous(placements):
+            # one slot for the whole row and no dropped glyph in it: the boxes tile the row
+            x_end = min(self.width, placements[-1][0] + placements[-1][1].cells * CELL_W)
+            buf[placements[0][0] : x_end] = bytes([slots]) * (x_end - placements[0][0])
+            placements = ()
         for n, (x, g, j) in enumerate(placements):
             slot = slots if isinstance(slots, int) else slots(j, base + n)
             end = min(self.width, x + g.cells * CELL_W)
@@ -206,59 +199,68 @@ class Canvas:
                 old = self.slots[y]
                 self.slots[y] = line if old is None else overlay_bytes(old, line)
 
-    def ink(self) -> bytes:
-        z = self._zero
-        return b"".join(line if line is not None else z for line in self.lines)
+    def draw_vline(self, x: int, y_start: int, y_end: int) -> None:
+        """The multi-column divider: drawn only where there is no ink."""
+        if not 0 <= x < self.width:
+            return
+        bit = DIVIDER_CODE << (8 * (self.width - 1 - x))
+        ink_mask = 0xFF << (8 * (self.width - 1 - x))
+        for y in range(max(0, y_start), min(self.height, y_end)):
+            if not self.lines[y] & ink_mask:
+                self.lines[y] |= bit
+
+    def codes(self) -> bytes:
+        """Row-major thermometer codes of the whole page."""
+        w = self.width
+        return b"".join(v.to_bytes(w, "big") for v in self.lines)
 
     def slot_map(self) -> bytes:
         none = bytes([NO_BOX]) * self.width
         return b"".join(s if s is not None else none for s in self.slots)
 
-    def draw_vline(self, x: int, y_start: int, y_end: int, ink: int) -> None:
-        """A vertical rule drawn only on unpainted pixels (the multi-column divider)."""
-        if not 0 <= x < self.width:
-            return
-        for y in range(max(0, y_start), min(self.height, y_end)):
-            line = self.lines[y] or self._zero
-            if line[x] == 0:
-                self.lines[y] = line[:x] + bytes([ink]) + line[x + 1 :]
-
     def to_png(self, palette=None) -> tuple[bytes, bool]:
         """Encode: grey when there is no palette, else RGB with slot colours."""
-        grey = self.ink().translate(_INVERT)
+        codes = self.codes()
         if palette is None or self.slots is None:
-            return png.encode(self.width, self.height, png.GREY, grey), False
-        return png.encode(self.width, self.height, png.RGB, colourise(grey, self.slot_map(), palette)), True
+            return png.encode(self.width, self.height, png.GREY, codes.translate(GREY_OF_CODE)), False
+        return png.encode(self.width, self.height, png.RGB, colourise(codes, self.slot_map(), palette)), True
 
 
-def _tint_table(colour: int) -> bytes:
-    # grey g (255 - ink) tinted toward a palette channel: 255 - (255-g)(255-c)/255
-    return bytes(round_half_away(255 - (255 - g) * (255 - colour) / 255) for g in range(256))
+def tint(grey: int, colour: int) -> int:
+    """Grey g (255 - ink) inked in a palette channel: 255 - (255-g)(255-c)/255."""
+    return round_half_away(255 - (255 - grey) * (255 - colour) / 255)
 
 
-def colourise(grey: bytes, slot_map: bytes, palette) -> bytes:
-    """Interleaved RGB: pixels whose slot s is 1..len(palette) take palette[s-1], others grey."""
-    n = len(grey)
-    full = (1 << (8 * n)) - 1
-    igrey = int.from_bytes(grey, "big")
-    channels = []
-    plain = full
-    masks = {}
-    for s in range(1, len(palette) + 1):
-        if bytes([s]) in slot_map:
-            table = bytes(255 if v == s else 0 for v in range(256))
-            m = int.from_bytes(slot_map.translate(table), "big")
-            masks[s] = m
-            plain ^= m
-    for c in range(3):
-        value = igrey & plain
-        for s, m in masks.items():
-            tinted = int.from_bytes(grey.translate(_tint_table(palette[s - 1][c])), "big")
-            value |= tinted & m
-        channels.append(value.to_bytes(n, "big"))
-    out = bytearray(3 * n)
-    out[0::3], out[1::3], out[2::3] = channels
+_CHANNEL_TABLES: dict[tuple, tuple[bytes, bytes, bytes]] = {}
+
+
+def _channel_tables(palette) -> tuple[bytes, bytes, bytes]:
+    """code (ink code | slot << 5) -> channel value, per channel."""
+    tables = _CHANNEL_TABLES.get(palette)
+    if tables is None:
+        out = []
+        for c in range(3):
+            t = bytearray(256)
+            for code in range(256):
+                grey = GREY_OF_CODE[code & 31]
+                slot = code >> 5
+                t[code] = tint(grey, palette[slot - 1][c]) if 1 <= slot <= len(palette) else grey
+            out.append(bytes(t))
+        tables = _CHANNEL_TABLES[palette] = tuple(out)
+    return tables
+
+
+def interleave(r: bytes, g: bytes, b: bytes) -> bytes:
+    out = bytearray(3 * len(r))
+    out[0::3], out[1::3], out[2::3] = r, g, b
     return bytes(out)
+
+
+def colourise(codes: bytes, slot_map: bytes, palette) -> bytes:
+    """Interleaved RGB: pixels whose slot s is 1..len(palette) take palette[s-1], others grey."""
+    slot_bits = bytes((s << 5) if 1 <= s <= 7 else 0 for s in range(256))
+    merged = (int.from_bytes(codes, "big") | int.from_bytes(slot_map.translate(slot_bits), "big")).to_bytes(len(codes), "big")
+    return interleave(*(merged.translate(t) for t in _channel_tables(palette)))
 
 
 def render_chunk(
@@ -314,3 +316,4 @@ def _slots_for(style: RenderStyle, r: int, slot_rows):
     if style.color_cycle:
         return lambda _j, n: n % 4 + 1
     return None
+

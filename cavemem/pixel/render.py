@@ -25,10 +25,10 @@ from .geometry import (
     page_width_px,
 )
 from .prepare import js_len, reflow
-from .raster import Canvas, Page, render_chunk, round_half_away
+from .atlas import THERMO_CODES
+from .raster import INK_OF_CODE, Canvas, Page, interleave, render_chunk, round_half_away
 from .wrap import measure_content_cols, wrap_lines
 
-DIVIDER_INK = 64  # multi-column divider: grey 191 once inverted
 RED = (215, 15, 15)
 BLUE = (15, 15, 215)
 
@@ -101,7 +101,7 @@ def render_text_to_pngs_multicol(text: str, cols: int, num_cols: int) -> list[Pa
             for i, row in enumerate(page[c * per_col : (c + 1) * per_col]):
                 canvas.draw_row(row, cols, 5, x0, PAD_Y + i * CELL_H)
         for c in range(n - 1):
-            canvas.draw_vline(PAD_X + c * stride + cols * 5 + GUTTER_PX // 2, 2, height - 2, DIVIDER_INK)
+            canvas.draw_vline(PAD_X + c * stride + cols * 5 + GUTTER_PX // 2, 2, height - 2)
         if index < len(pages) - 1:
             chars = sum(len(r) for r in page) + len(page) - 1
             covered += chars
@@ -119,16 +119,13 @@ def _layer_coverage(rows: list[str], cols: int, style: RenderStyle, width: int, 
     return canvas
 
 
-def _composite_tables(colour: tuple[int, int, int]) -> list[list[float]]:
-    # light value of one layer per channel: 255*(1-a) + col*a, a = coverage/255
-    out = []
-    for col in colour:
-        out.append([255 * (1 - cov / 255) + col * (cov / 255) for cov in range(256)])
-    return out
+def _light(colour: tuple[int, int, int]) -> list[list[float]]:
+    # light left by one layer per channel and coverage: 255*(1-a) + col*a, a = coverage/255
+    return [[255 * (1 - cov / 255) + col * (cov / 255) for cov in range(256)] for col in colour]
 
 
-_RED_L = _composite_tables(RED)
-_BLUE_L = _composite_tables(BLUE)
+_RED_L = _light(RED)
+_BLUE_L = _light(BLUE)
 
 
 def _clamp(v: int) -> int:
@@ -140,32 +137,24 @@ def composite_pixel(cov_red: int, cov_blue: int) -> tuple[int, int, int]:
     return tuple(_clamp(round_half_away(_RED_L[c][cov_red] * _BLUE_L[c][cov_blue] / 255)) for c in range(3))
 
 
-def _composite(red: bytes, blue: bytes) -> bytes:
-    """RGB pixels of two coverage buffers; the per-byte work is limited to pixels inked in both."""
-    import re
+def _composite_tables() -> tuple[bytes, bytes, bytes]:
+    """(red code | blue code << 4) -> channel value; both codes are thermometer ink (0..15)."""
+    tables = [bytearray(256) for _ in range(3)]
+    for red_code in THERMO_CODES:
+        for blue_code in THERMO_CODES:
+            px = composite_pixel(INK_OF_CODE[red_code], INK_OF_CODE[blue_code])
+            for c in range(3):
+                tables[c][red_code | (blue_code << 4)] = px[c]
+    return tuple(bytes(t) for t in tables)
 
-    n = len(red)
-    channels = []
-    for c in range(3):
-        t_red = bytes(_clamp(round_half_away(_RED_L[c][v] * 255.0 / 255)) for v in range(256))
-        t_blue = bytes(_clamp(round_half_away(255.0 * _BLUE_L[c][v] / 255)) for v in range(256))
-        # where one side is blank its table gives 255, so AND picks the other side
-        merged = int.from_bytes(red.translate(t_red), "big") & int.from_bytes(blue.translate(t_blue), "big")
-        channels.append(bytearray(merged.to_bytes(n, "big")))
-    nz = bytes([0] + [255] * 255)
-    both = int.from_bytes(red.translate(nz), "big") & int.from_bytes(blue.translate(nz), "big")
-    if both:
-        cache: dict[tuple[int, int], tuple[int, int, int]] = {}
-        for m in re.finditer(rb"[^\x00]+", both.to_bytes(n, "big")):
-            for i in range(m.start(), m.end()):
-                key = (red[i], blue[i])
-                px = cache.get(key)
-                if px is None:
-                    px = cache[key] = composite_pixel(*key)
-                channels[0][i], channels[1][i], channels[2][i] = px
-    out = bytearray(3 * n)
-    out[0::3], out[1::3], out[2::3] = channels
-    return bytes(out)
+
+_COMPOSITE = _composite_tables()
+
+
+def _composite(red: bytes, blue: bytes) -> bytes:
+    """RGB pixels of two layers of thermometer-coded ink."""
+    merged = (int.from_bytes(red, "big") | (int.from_bytes(blue, "big") << 4)).to_bytes(len(red), "big")
+    return interleave(*(merged.translate(t) for t in _COMPOSITE))
 
 
 def render_text_to_two_layer_pngs(
@@ -190,7 +179,7 @@ def render_text_to_two_layer_pngs(
         height = page_height_px(len(red), style.pitch)
         red_canvas = _layer_coverage(red, cols, style, width, height)
         blue_canvas = _layer_coverage(blue, cols, style, width, height)
-        rgb = _composite(red_canvas.ink(), blue_canvas.ink())
+        rgb = _composite(red_canvas.codes(), blue_canvas.codes())
         dropped = red_canvas.dropped + blue_canvas.dropped
         chars = len("\n".join(red)) + 1 + len("\n".join(blue))
         out.append(
