@@ -73,42 +73,41 @@ def parse_json(data: bytes | str):
     except ValueError as exc:
         raise JSONValueError(f"invalid JSON: {exc}") from None
     if _SURROGATE_HINT.search(text):
-        value = map_strings(value, _go_string)
+        value = map_scalars(value, on_string=_go_string)
     return value
 
 
-def map_strings(value, fn):
-    """A copy of ``value`` with ``fn`` applied to every string (not to Number literals).
-    Iterative, so any depth the parser accepted is fine."""
-    if isinstance(value, str) and not isinstance(value, Number):
-        return fn(value)
+def _same(v):
+    return v
+
+
+def map_scalars(value, on_string=_same, on_number=_same):
+    """A copy of ``value`` with ``on_string`` applied to every string and object key and
+    ``on_number`` to every :class:`Number`. Iterative, so any parsed depth is fine."""
+    def leaf(v):
+        if isinstance(v, Number):
+            return on_number(v)
+        return on_string(v) if isinstance(v, str) else v
+
     if not isinstance(value, (dict, list)):
-        return value
+        return leaf(value)
     root: list = [None]
-    # (container to fill, source container, slot in parent)
-    stack = [(root, 0, value)]
+    stack = [(root, 0, value)]  # (container to fill, slot in it, source container)
     while stack:
         parent, slot, src = stack.pop()
         if isinstance(src, dict):
-            dst: dict | list = dict.fromkeys(fn(k) for k in src)  # key order first, values below
-            parent[slot] = dst
-            for k, v in src.items():
-                _place(stack, dst, fn(k), v, fn)
-        elif isinstance(src, list):
+            pairs = [(on_string(k), v) for k, v in src.items()]
+            dst: dict | list = dict.fromkeys(k for k, _ in pairs)  # key order first
+        else:
             dst = [None] * len(src)
-            parent[slot] = dst
-            for i, v in enumerate(src):
-                _place(stack, dst, i, v, fn)
+            pairs = enumerate(src)
+        parent[slot] = dst
+        for k, v in pairs:
+            if isinstance(v, (dict, list)):
+                stack.append((dst, k, v))
+            else:
+                dst[k] = leaf(v)
     return root[0]
-
-
-def _place(stack, dst, slot, v, fn) -> None:
-    if isinstance(v, (dict, list)):
-        stack.append((dst, slot, v))
-    elif isinstance(v, str) and not isinstance(v, Number):
-        dst[slot] = fn(v)
-    else:
-        dst[slot] = v
 
 
 def _is_number(v) -> bool:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 
 from ..gocompat import Number
-from .jsonvalue import same_value
+from .jsonvalue import map_scalars, same_value
 
 DELIMITERS = {"comma": ",", "tab": "\t", "pipe": "|", ",": ",", "\t": "\t", "|": "|"}
 
@@ -38,25 +38,8 @@ def _python_number(literal: str):
 
 
 def to_plain(value):
-    """Replace :class:`Number` literals by Python numbers (iteratively) for python-toon."""
-    from .jsonvalue import map_strings
-
-    if isinstance(value, Number):
-        return _python_number(value)
-    if not isinstance(value, (dict, list)):
-        return value
-    # map_strings skips Number, so convert numbers with a second walk over the copy
-    copy = map_strings(value, lambda s: s)
-    stack = [copy]
-    while stack:
-        node = stack.pop()
-        items = node.items() if isinstance(node, dict) else enumerate(node)
-        for k, v in list(items):
-            if isinstance(v, Number):
-                node[k] = _python_number(v)
-            elif isinstance(v, (dict, list)):
-                stack.append(v)
-    return copy
+    """Replace :class:`Number` literals by the Python numbers python-toon works with."""
+    return map_scalars(value, on_number=_python_number)
 
 
 def decode(text: str | bytes, *, strict: bool = True, indent: int = 2):
