@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..gocompat import go_text_preserving, json_valid, loads_verbatim, trim_space
+from ..gocompat import go_text_preserving, json_valid, trim_space
 from .gofmt import quote, sprint, string_list
 from .manifest import Grader
 
@@ -151,93 +151,24 @@ def _recall_keys(g: Grader, s: Subject) -> Grade:
 
 
 # ---------------------------------------------------------------------------------------------
-# TOON round trip
-
-
-def decode_toon(text: str):
-    """The output decoded as TOON with numbers kept as literal text, or raise ValueError.
-
-    Uses cavemem's own spec decoder (``cavemem.toon``) when it is installed; otherwise the
-    python-toon package, whose numbers are then compared by value (see :func:`_toon_equal`)."""
-    try:
-        from ..toon import codec  # type: ignore[attr-defined]
-    except ImportError:
-        codec = None
-    if codec is not None and hasattr(codec, "decode_value"):
-        return codec.decode_value(text)
-    import toon
-
-    try:
-        return toon.decode(text)
-    except Exception as exc:  # python-toon raises several error types
-        raise ValueError(str(exc)) from None
-
-
-def _toon_equal(a, b) -> bool:
-    """Deep equality: maps unordered, strings exact, numbers by literal text when both sides
-    keep it, by value when one side is already a Python number."""
-    from ..gocompat import Number
-
-    stack = [(a, b)]
-    while stack:
-        x, y = stack.pop()
-        if isinstance(x, Number) or isinstance(y, Number):
-            if isinstance(x, Number) and isinstance(y, Number):
-                if str(x) != str(y):
-                    return False
-                continue
-            xv, yv = _num_value(x), _num_value(y)
-            if xv is None or yv is None or xv != yv:
-                return False
-            continue
-        if isinstance(x, dict):
-            if not isinstance(y, dict) or x.keys() != y.keys():
-                return False
-            stack.extend((x[k], y[k]) for k in x)
-        elif isinstance(x, list):
-            if not isinstance(y, list) or len(x) != len(y):
-                return False
-            stack.extend(zip(x, y))
-        elif isinstance(x, bool) or x is None or isinstance(y, bool) or y is None:
-            if x is not y:
-                return False
-        elif isinstance(x, str):
-            if not isinstance(y, str) or x != y:
-                return False
-        else:
-            if type(x) is not type(y) or x != y:
-                return False
-    return True
-
-
-def _num_value(v):
-    from ..gocompat import Number
-
-    if isinstance(v, bool):
-        return None
-    if isinstance(v, Number):
-        try:
-            f = float(str(v))
-        except ValueError:
-            return None
-        return f
-    if isinstance(v, (int, float)):
-        return float(v)
-    return None
+# TOON round trip (cavemem's own codec: the dialect decoder and its equality rules)
 
 
 def _toon_round_trip(g: Grader, s: Subject) -> Grade:
     if s.passed_through:
         return Grade(False, "TOON round-trip requires a compressed TOON output")
-    try:
-        original = loads_verbatim(_text(s.input))
-    except ValueError:
+    from ..toon.codec import decode_value
+    from ..toon.jsonvalue import parse_json, same_value
+
+    try:  # strict parse, numbers kept as literal text (spec engine-compressors §4.1)
+        original = parse_json(s.input)
+    except (ValueError, RecursionError):
         return Grade(False, "input is not valid JSON for TOON round-trip")
     try:
-        decoded = decode_toon(_text(s.output))
+        decoded = decode_value(s.output)
     except (ValueError, RecursionError):
         return Grade(False, "output is not decodable TOON")
-    if not _toon_equal(original, decoded):
+    if not same_value(original, decoded):
         return Grade(False, "TOON output does not round-trip to the original JSON value")
     return Grade(True, "TOON output round-trips to the original JSON value")
 
