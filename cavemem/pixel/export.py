@@ -110,6 +110,7 @@ def write_pages(path: str, pages: list[Page]) -> list[str]:
     tag = secrets.token_hex(4)
     temps: list[str] = []
     finals = [page_path(path, i + 1) for i in range(len(pages))]
+    renamed = 0
     try:
         for i, page in enumerate(pages):
             tmp = f"{finals[i]}.tmp-{tag}"
@@ -119,21 +120,32 @@ def write_pages(path: str, pages: list[Page]) -> list[str]:
                 fh.write(page.png)
         for tmp, final in zip(temps, finals):
             os.replace(tmp, final)
+            renamed += 1
     except BaseException:
         for tmp in temps:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
+            _unlink(tmp)
+        if renamed:  # the old set is already partly replaced: leave no set rather than a mixed one
+            _remove_pages_from(path, 1)
         raise
-    n = len(pages) + 1
-    while os.path.exists(page_path(path, n)):  # an earlier run's extra pages
-        try:
-            os.unlink(page_path(path, n))
-        except OSError:
-            break
-        n += 1
+    _remove_pages_from(path, len(pages) + 1)
     return finals
+
+
+def _unlink(name: str) -> bool:
+    try:
+        os.unlink(name)
+        return True
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return False
+
+
+def _remove_pages_from(path: str, first: int) -> None:
+    """Delete ``<path>.px<first>.png``, ``…px<first+1>.png`` … while they exist."""
+    n = first
+    while os.path.exists(page_path(path, n)) and _unlink(page_path(path, n)):
+        n += 1
 
 
 # --------------------------------------------------------------------------------------------
