@@ -17,13 +17,12 @@ no-op (pass-through).
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
-from itertools import accumulate
 
 from .base import Compressor, Metadata
 from .invariants import ELISION_NOTE_MIN_ELIDED_BYTES, elision_note, summarize_objects, worth_eliding
 from .json_canonical import Codec, decode_document
 from .json_outliers import anomaly_indices, change_point_seams, leaf_series, primary_series
+from .linescan import line_indices, word_hit_positions
 from .redundancy import keep_non_redundant
 from .relevance import RELEVANCE_THRESHOLD, ranked_candidates
 
@@ -44,36 +43,19 @@ _PRESERVE_KEY = re.compile(
     r"error|errors|message|msg|stack|stacktrace|stack_trace|trace|traceback|exception|reason|detail|details|warning|warnings",
     re.I | re.ASCII,
 )
-ERROR_WORDS = ("error", "errors", "exception", "failed", "failure", "critical", "fatal", "crash", "panic", "abort", "timeout", "denied", "rejected")
-_WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+ERROR_WORDS = (b"error", b"errors", b"exception", b"failed", b"failure", b"critical", b"fatal", b"crash", b"panic", b"abort", b"timeout", b"denied", b"rejected")
 
 
 def _blen(s: str) -> int:
     return len(s) if s.isascii() else len(s.encode("utf-8"))
 
 
-def error_state_indices(docs: list[str], lens: list[int]) -> set[int]:
-    """Indices of docs matching ``(?i)\\b(error|errors|…|rejected)\\b`` (ASCII word boundaries).
-
-    One ``bytes.find`` sweep per word over all docs joined by newlines (a non-word byte, so
-    boundaries at doc edges are unchanged) instead of a regex run per doc; after a hit the
-    sweep jumps to the next doc."""
-    blob = "\n".join(docs).encode("utf-8").lower()
-    starts = list(accumulate(lens[:-1], lambda acc, n: acc + n + 1, initial=0))
-    hits: set[int] = set()
-    size = len(blob)
-    for word in ERROR_WORDS:
-        w = word.encode()
-        pos = blob.find(w)
-        while pos >= 0:
-            end = pos + len(w)
-            if (pos == 0 or blob[pos - 1] not in _WORD_BYTES) and (end == size or blob[end] not in _WORD_BYTES):
-                i = bisect_right(starts, pos) - 1
-                hits.add(i)
-                pos = blob.find(w, starts[i] + lens[i] + 1)
-            else:
-                pos = blob.find(w, pos + 1)
-    return hits
+def error_state_indices(docs: list[str]) -> set[int]:
+    """Indices of docs matching ``(?i)\\b(error|errors|…|rejected)\\b`` (ASCII word boundaries),
+    found with one sweep per word over all docs joined by newlines (canonical JSON never holds a
+    raw newline, so line numbers are doc indices)."""
+    blob = "\n".join(docs).encode("utf-8")
+    return line_indices(blob, word_hit_positions(blob.lower(), ERROR_WORDS))
 
 
 class _Elision:
@@ -101,7 +83,7 @@ class _Elision:
         keep = [False] * n
         for i in (*range(KEEP_FIRST), *range(n - KEEP_LAST, n)):
             keep[i] = True
-        for i in error_state_indices(docs, lens):
+        for i in error_state_indices(docs):
             keep[i] = True
         series = leaf_series(arr)
         for i in anomaly_indices(series, lens):

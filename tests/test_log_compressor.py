@@ -1,0 +1,214 @@
+"""log compressor: build / application log elision (spec engine-compressors §3.2, cases §7.2, §8)."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+from conftest import CAVEMAN_EVALS
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cavemem.compressors.invariants import elision_note
+from cavemem.compressors.log import LogCompressor, trouble_lines
+from cavemem.engine.core import Engine
+
+C = LogCompressor()
+NOTE = elision_note("lines").encode()
+
+
+def lines_bytes(lines: list[str], eol: str = "\n") -> bytes:
+    return (eol.join(lines) + eol).encode()
+
+
+# -- verified outputs (§7.2) -----------------------------------------------------------------
+
+
+def test_noisy_log_exact_and_stable():
+    lines = ["[INFO] starting"] + [f"[INFO] step {i} ok" for i in range(50)]
+    lines += ["[ERROR] kaboom: undefined symbol", "  at frame (file.go:10)", "[INFO] done"]
+    out = C.compress(lines_bytes(lines))
+    assert out == (
+        "[INFO] starting\n[INFO] step 0 ok\n\u2026 49 lines elided (caveman) \u2026\n"
+        "[ERROR] kaboom: undefined symbol\n  at frame (file.go:10)\n[INFO] done\n"
+    ).encode()
+    assert C.compress(out) == out  # second pass: identical bytes
+
+
+def logfmt(n: int) -> list[str]:
+    return [
+        f"ts=2026-08-08T09:{i // 60:02d}:{i % 60:02d}Z level=INFO service=ledger status=200 latency_ms={20 + i % 80}"
+        for i in range(n)
+    ]
+
+
+def test_logfmt_summary_and_single_note():
+    lines = logfmt(600)
+    out = C.compress(lines_bytes(lines)).decode()
+    assert out.splitlines() == lines[:2] + [
+        "\u2026 596 lines elided (caveman): all level=INFO service=ledger status=200; "
+        "ts: 596 distinct, 2026-08-08T09:00:02Z..2026-08-08T09:09:57Z; range latency_ms=20..99 \u2026"
+    ] + lines[-2:] + [elision_note("lines")]
+    assert out.count(elision_note("lines")) == 1
+
+
+def test_logfmt_short_run_has_no_note():
+    out = C.compress(lines_bytes(logfmt(12)))
+    assert b"lines elided (caveman): all level=INFO service=ledger status=200" in out
+    assert NOTE not in out
+
+
+def test_prose_gets_bare_marker():
+    out = C.compress(lines_bytes([f"processing item {i} of 400" for i in range(400)]))
+    assert "\u2026 396 lines elided (caveman) \u2026\n".encode() in out
+    assert b"elided (caveman):" not in out
+
+
+def test_crlf_preserved_everywhere():
+    lines = ["[INFO] a"] + [f"[INFO] noise {i}" for i in range(20)] + ["[ERROR] bad"]
+    out = C.compress(lines_bytes(lines, "\r\n"))
+    assert "\u2026 18 lines elided (caveman) \u2026\r\n".encode() in out
+    assert re.search(rb"[^\r]\n", out) is None
+
+
+def test_failures_and_unchanged_distinct_lines():
+    assert C.compress(b"\xff\xfe bad utf8\nx\ny\nz\n") is None
+    assert C.compress(b"one\ntwo\n") is None
+    migrations = lines_bytes([f"applying migration {name}" for name in (
+        "create_users", "add_email_index", "backfill_orgs", "drop_legacy_tokens", "rename_plan_column", "add_audit_log",
+        "split_billing_table", "create_sessions", "add_region_to_events", "migrate_webhooks", "cleanup_feature_flags", "vacuum_stats",
+    )])
+    assert C.compress(migrations) == migrations  # ok, but nothing elided (the engine rejects it)
+    res = Engine().compress(migrations, type="log")
+    assert res.output == migrations and not res.recovery_handle and res.ratio == 0
+
+
+def test_ndjson_summary_exact():
+    lines = []
+    for i in range(60):
+        for status in ("attempted", "delivered"):
+            lines.append('{"delivery_id":"wh-%d","endpoint":"https://hooks.example.com/billing","status":"%s"}' % (5000 + i, status))
+    out = C.compress(lines_bytes(lines)).decode()
+    assert (
+        "\u2026 116 lines elided (caveman): all endpoint=https://hooks.example.com/billing; "
+        "delivery_id: wh-5001..wh-5058 all 58 present; status: attempted\u00d758 delivered\u00d758 \u2026"
+    ) in out.splitlines()
+
+
+def test_query_keeps_relevant_routine_line():
+    lines = [f"2026-06-16T10:00:{i % 60:02d}Z worker-{i % 4} processed job {i} in {10 + i % 7}ms" for i in range(80)]
+    lines[41] = "2026-06-16T10:00:41Z worker-1 websocket reconnect backoff selected 250ms"
+    data = lines_bytes(lines)
+    assert b"websocket reconnect backoff selected" in C.compress_query(data, "websocket reconnect")
+    res = Engine().compress(data, type="log", query="websocket reconnect")
+    assert b"websocket reconnect backoff selected" in res.output and res.recovery_handle
+
+
+def test_tail_window_skips_markers_and_note_lines():
+    lines = [f"[INFO] tick {i}" for i in range(30)] + ["\u2026 5 lines elided (caveman) \u2026", elision_note("lines")]
+    out = C.compress(lines_bytes(lines)).decode().splitlines()
+    # the last two *real* lines are kept besides the trailing marker and note
+    assert out[-4:] == ["[INFO] tick 28", "[INFO] tick 29", "\u2026 5 lines elided (caveman) \u2026", elision_note("lines")]
+    assert out.count(elision_note("lines")) == 1  # an input that already has the note gets no second one
+
+
+def test_one_or_two_line_runs_need_a_summary():
+    lines = ["level=INFO a=1", "level=INFO a=2", "x=1 WARN", "level=INFO a=3", "ERROR y", "tail 1", "tail 2"]
+    out = C.compress(lines_bytes(lines)).decode().splitlines()
+    assert "level=INFO a=3" in out  # a 1-line run whose marker would cost more than it hides
+
+
+# -- trouble patterns ----------------------------------------------------------------------------
+
+_TROUBLE = re.compile(
+    r"\b(?:ERROR|FATAL|PANIC|EXCEPTION|TRACEBACK|FAIL|FAILED|FAILURE|WARN|WARNING)\b|^[\t\n\f\r ]+at[\t\n\f\r ]"
+    r'|^[\t\n\f\r ]+File "|\.go:[0-9]+|^[\t\n\f\r ]+--->|caused by',
+    re.I | re.A,
+)
+
+
+def _reference_trouble(data: bytes) -> set[int]:
+    lines = data.decode().split("\n")
+    return {
+        i for i, s in enumerate(lines)
+        if _TROUBLE.search(s) or "lines elided (caveman)" in s or s.startswith("\u2026 caveman: elided ")
+    }
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(
+    ["ERROR", "error:", "errors", "Warn", "warning_x", "  at", " at ", "\tFile \"x\"", "x.go:1", "a.GO:", " ---> ", "CAUSED BY",
+     "lines elided (caveman)", "LINES ELIDED (CAVEMAN)", "\u2026 caveman: elided ", "fail-", "_fail", "ok", " ", "\r"]
+), max_size=4).map("".join), min_size=1, max_size=8))
+def test_trouble_scan_matches_per_line_regex(lines):
+    data = "\n".join(lines).encode()
+    assert trouble_lines(data) == _reference_trouble(data)
+
+
+# -- properties ------------------------------------------------------------------------------------
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(["[INFO] tick 1", "[INFO] tick 22", "level=INFO n=3", "ERROR boom", "", "\u00e9t\u00e9 7", "x"]), min_size=4, max_size=40),
+       st.sampled_from(["\n", "\r\n"]))
+def test_kept_lines_are_verbatim_and_in_order(lines, eol):
+    data = lines_bytes(lines, eol)
+    out = C.compress(data)
+    assert out is not None
+    kept = [s for s in out.decode().split("\n") if "lines elided (caveman)" not in s and not s.startswith("\u2026 caveman")]
+    original = data.decode().split("\n")
+    it = iter(original)
+    assert all(any(k == o for o in it) for k in kept)  # a subsequence of the original lines
+
+
+# -- bad input -----------------------------------------------------------------------------------
+
+
+def _timed(data: bytes, query: str = "", limit: float = 10.0):
+    t = time.perf_counter()
+    out = C.compress_query(data, query)
+    assert time.perf_counter() - t < limit
+    return out
+
+
+def test_bad_inputs():
+    assert _timed(b"") is None
+    assert _timed(b"\n") is None
+    assert _timed(b"a\x00b\nc\x00\nd\ne\n") is not None  # NUL is valid UTF-8: lines come back verbatim
+    assert _timed(b"ok\n\xc3\x28\nx\ny\n") is None  # invalid UTF-8
+    one_line = b"ERROR " + b"x=1 " * 250_000
+    assert _timed(one_line) is None  # a single 1 MB line is fewer than 4 lines
+    wide = b"\n".join([b"level=INFO " + b"k=v " * 60_000] * 4) + b"\n"
+    assert _timed(wide, "k level") is not None
+    lots = b"".join(b"[INFO] step %d ok\n" % i for i in range(100_000))
+    out = _timed(lots, "step ok")
+    assert out is not None and len(out) < 2000
+
+
+def test_scales_linearly_on_a_large_log():
+    lines = [f"ts=2026-08-08T09:{i // 60 % 60:02d}:{i % 60:02d}Z level=INFO svc=api status=200 latency_ms={i % 90} req=r-{i}" for i in range(60_000)]
+    out = _timed(lines_bytes(lines), limit=30.0)  # ~5 MB; generous bound for a loaded machine
+    assert out is not None and len(out) < 1000
+
+
+# -- eval fixture ------------------------------------------------------------------------------------
+
+
+def test_build_log_fixture_exact():
+    data = (CAVEMAN_EVALS / "build.log").read_bytes()
+    out = C.compress(data)
+    assert len(data) == 4042 and len(out) == 359
+    assert "\u2026 59 lines elided (caveman) \u2026".encode() in out
+
+
+def test_build_log_band_in_process_and_cli(run_cli):
+    data = (CAVEMAN_EVALS / "build.log").read_bytes()
+    res = Engine().compress(data)
+    assert res.content_type == "log" and 0.85 <= res.ratio <= 0.95
+    assert b"ERROR" in res.output and b"undefined symbol" in res.output
+    r = run_cli("cavemem", "compress", input=data)
+    assert r.rc == 0 and 0.85 <= r.report["ratio"] <= 0.95
+    assert r.stdout == res.output
+    q = run_cli("cavemem", "compress", "--query", "linker undefined symbol", input=data)
+    assert q.rc == 0 and b"undefined symbol" in q.stdout
