@@ -71,6 +71,7 @@ class Atlas:
             raise AtlasError("glyph atlas: truncated")
         self._glyphs: dict[int, Glyph | None] = {}
         self._widths: dict[str, int] = {}
+        self._wide_re = None
 
     def __len__(self) -> int:
         return len(self.codepoints)
@@ -96,6 +97,28 @@ class Atlas:
             g = Glyph(cp, wide, self.plane[off : off + size])
         self._glyphs[cp] = g
         return g
+
+    def has_wide(self, text: str) -> bool:
+        """Whether any character of ``text`` takes two cells (a C-speed regex scan)."""
+        if text.isascii():
+            return False
+        if self._wide_re is None:
+            import re
+
+            ranges, start, prev = [], None, None
+            for i, cp in enumerate(self.codepoints):
+                if self.wide[i] != 1:
+                    continue
+                if start is not None and cp == prev + 1:
+                    prev = cp
+                    continue
+                if start is not None:
+                    ranges.append((start, prev))
+                start = prev = cp
+            if start is not None:
+                ranges.append((start, prev))
+            self._wide_re = re.compile("[" + "".join(f"\\U{a:08x}-\\U{b:08x}" for a, b in ranges) + "]")
+        return self._wide_re.search(text) is not None
 
     def cell_width(self, ch: str) -> int:
         """Cells a character occupies: 2 for a wide glyph, else 1 (a missing glyph counts 1)."""

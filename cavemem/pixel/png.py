@@ -19,7 +19,12 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
 
 
-def encode(width: int, height: int, colour_type: int, pixels: bytes, level: int = 6) -> bytes:
+# zlib level 3: on a dense text page about 3x faster than level 6 for ~35% more bytes (image
+# tokens depend on pixel size only, never on PNG bytes)
+DEFAULT_LEVEL = 3
+
+
+def encode(width: int, height: int, colour_type: int, pixels: bytes, level: int = DEFAULT_LEVEL) -> bytes:
     """PNG bytes for ``pixels`` (row-major, 1 byte per pixel for GREY, 3 for RGB)."""
     channels = 3 if colour_type == RGB else 1
     stride = width * channels

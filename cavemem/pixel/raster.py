@@ -102,6 +102,7 @@ class Canvas:
         self._atlas = get_atlas()
         self._glyph_cache: dict[str, object] = {}
         self.glyphs_drawn = 0
+        self.row_dropped = 0  # glyphs dropped in the row last placed
 
     def _padded_rows(self, glyph, span: int) -> tuple[bytes, ...]:
         key = (glyph.cp, span)
@@ -120,6 +121,7 @@ class Canvas:
         glyph_of = self._atlas.glyph
         out = []
         col = 0
+        self.row_dropped = 0
         for j, ch in enumerate(row):
             if col >= cols:
                 break
@@ -129,6 +131,7 @@ class Canvas:
                 cache[ch] = g
             if g is None:
                 self.dropped[ord(ch)] += 1
+                self.row_dropped += 1
                 col += 1
                 continue
             out.append((x0 + col * cell_w, g, j))
@@ -150,10 +153,15 @@ class Canvas:
             layer = placements[j::k]
             if not layer:
                 continue
-            rowsets = []
-            for i, (x, g, _) in enumerate(layer):
-                span = (layer[i + 1][0] - x) if i + 1 < len(layer) else g.width
-                rowsets.append(self._padded_rows(g, span))
+            xs = [p[0] for p in layer]
+            glyphs = [p[1] for p in layer]
+            spans = [b - a for a, b in zip(xs, xs[1:])]
+            spans.append(glyphs[-1].width)
+            # a glyph followed directly by the next one needs no padding
+            rowsets = [
+                (g.aa_rows if self.aa else g.mono_rows) if s == g.width else self._padded_rows(g, s)
+                for g, s in zip(glyphs, spans)
+            ]
             start = layer[0][0]
             end = layer[-1][0] + layer[-1][1].width
             lead = self._zero[:start]
@@ -171,18 +179,10 @@ class Canvas:
             self._paint_slots(placements, slots, y0)
         self.glyphs_drawn += len(placements)
 
-    @staticmethod
-    def _contiguous(placements) -> bool:
-        """Every box reaches the next glyph (no gap left by a dropped glyph)."""
-        for (x, g, _), (nx, _, _) in zip(placements, placements[1:]):
-            if x + g.cells * CELL_W < nx:
-                return False
-        return True
-
     def _paint_slots(self, placements, slots, y0: int) -> None:
         buf = bytearray([NO_BOX]) * self.width
         base = self.glyphs_drawn
-        if isinstance(slots, int) and self._contiguous(placements):
+        if isinstance(slots, int) and not self.row_dropped:
             # one slot for the whole row and no dropped glyph in it: the boxes tile the row
             x_end = min(self.width, placements[-1][0] + placements[-1][1].cells * CELL_W)
             buf[placements[0][0] : x_end] = bytes([slots]) * (x_end - placements[0][0])

@@ -14,14 +14,14 @@ from .prepare import NL_SENTINEL, expand_tabs_in_line, js_len, minify_for_render
 
 def measure_line_cols(line: str) -> int:
     """Cells a line occupies."""
-    if line.isascii():
+    if not get_atlas().has_wide(line):
         return len(line)
     width = get_atlas().cell_width
     return sum(width(ch) for ch in line)
 
 
 def _line_cols_capped(line: str, cap: int) -> int:
-    if line.isascii():
+    if not get_atlas().has_wide(line):
         return len(line)
     width = get_atlas().cell_width
     total = 0
@@ -53,11 +53,12 @@ def wrap_lines(text: str, cols: int) -> list[str]:
         if not line:
             rows.append("")
             continue
-        if line.isascii():
+        if width is None:
+            atlas = get_atlas()
+            width = atlas.cell_width
+        if not atlas.has_wide(line):  # every character one cell: plain slices
             rows.extend(line[i : i + cols] for i in range(0, len(line), cols))
             continue
-        if width is None:
-            width = get_atlas().cell_width
         start = 0
         used = 0
         for i, ch in enumerate(line):

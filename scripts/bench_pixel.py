@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+"""Pixel benchmark: render throughput and text-vs-image tokens for a 40 KB log.
+
+    python scripts/bench_pixel.py                 # table + bench-results/bench_pixel.json
+    python scripts/bench_pixel.py --pages 40      # more pages per throughput run
+    python scripts/bench_pixel.py --keep-png      # also write the 40 KB log's pages to bench-results/pixel/
+
+**Throughput**: a deterministic service log (long lines, as tool output usually has) is rendered
+with the CLI pipeline (``cavemem.pixel.export.render_bytes``: reflow on, content-width shrink)
+at each density on the standard tier and at balanced on the hi-res tier (``--model
+claude-fable-5``); pages/s and input MB/s are wall clock in one process, PNG encoding included,
+file writing excluded. The first run warms the glyph atlas.
+
+**Tokens**: the same generator cut to 40 KB. Text tokens are exact o200k_base counts of the raw
+bytes; image tokens per page are Anthropic patches of the tier with the 1.10 margin (the CLI's
+``estTokens``), OpenAI gpt-5.6 vision tokens (32-px patches, no margin) and Gemini 3 Pro at the
+default media resolution (flat 1,120 x 1.10 = 1,232 per image). The pages are priced as rendered
+for Anthropic; OpenAI's own transform renders 152-column strips instead, so its column is what
+these pages would cost, not what the OpenAI transform would send.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from cavemem.pixel.export import RenderRequest, cavemem_report, render_bytes, write_pages  # noqa: E402
+from cavemem.tokens import count_tokens  # noqa: E402
+
+OUT = REPO / "bench-results"
+CONFIGS = [
+    ("conservative", None, "standard"),
+    ("balanced", None, "standard"),
+    ("max", None, "standard"),
+    ("balanced", "claude-fable-5", "hires"),
+]
+
+
+def service_log(size: int, seed: int = 42) -> bytes:
+    """A realistic, deterministic log: timestamps, levels, ids, paths, latencies."""
+    rng = random.Random(seed)
+    levels = ["INFO"] * 6 + ["DEBUG"] * 3 + ["WARN", "ERROR"]
+    services = ["api-gateway", "billing", "search", "auth", "worker"]
+    lines, total, i = [], 0, 0
+    while total < size:
+        ts = f"2026-11-29T{8 + i // 3600 % 10:02d}:{i // 60 % 60:02d}:{i % 60:02d}.{rng.randrange(1000):03d}Z"
+        svc = rng.choice(services)
+        lvl = rng.choice(levels)
+        line = (
+            f"{ts} {lvl:<5} [{svc}] req={rng.getrandbits(48):012x} user={rng.randrange(10**6)} "
+            f"{rng.choice(['GET', 'POST', 'PUT'])} /api/v2/{svc}/items/{rng.randrange(10**5)}?page={rng.randrange(50)} "
+            f"status={rng.choice([200, 200, 200, 201, 204, 400, 404, 500])} bytes={rng.randrange(100, 90000)} "
+            f"latency_ms={rng.randrange(1, 3000)}"
+        )
+        if lvl == "ERROR":
+            line += f" error=\"upstream timeout after {rng.randrange(1, 30)}s (retry {rng.randrange(1, 4)}/3)\""
+        lines.append(line)
+        total += len(line) + 1
+        i += 1
+    return ("\n".join(lines) + "\n").encode()[:size]
+
+
+def throughput(pages_wanted: int) -> list[dict]:
+    rows = []
+    render_bytes(b"warm up the atlas\n", RenderRequest())
+    for level, model, tier in CONFIGS:
+        # enough text for the requested number of pages at this density
+        per_page = {"conservative": 28080, "balanced": 46291, "max": 92582}[level] * (3.3 if tier == "hires" else 1)
+        data = service_log(int(per_page * pages_wanted * 1.05))
+        start = time.perf_counter()
+        run = render_bytes(data, RenderRequest(level=level, model=model))
+        seconds = time.perf_counter() - start
+        rows.append(
+            {
+                "density": level,
+                "tier": tier,
+                "input_bytes": len(data),
+                "pages": len(run.pages),
+                "seconds": round(seconds, 3),
+                "pages_per_s": round(len(run.pages) / seconds, 2),
+                "input_mb_per_s": round(len(data) / seconds / 1e6, 3),
+                "png_kb_per_page": round(sum(len(p.png) for p in run.pages) / len(run.pages) / 1024, 1),
+            }
+        )
+    return rows
+
+
+def tokens_40k(keep_png: bool) -> tuple[int, list[dict]]:
+    data = service_log(40 * 1024)
+    text_tokens = count_tokens(data)
+    rows = []
+    for level, model, tier in CONFIGS:
+        run = render_bytes(data, RenderRequest(level=level, model=model))
+        _, summary = cavemem_report(run, model)
+        t = summary["imageTokens"]
+        rows.append(
+            {
+                "density": level,
+                "tier": tier,
+                "pages": len(run.pages),
+                "page_px": [f"{p.width}x{p.height}" for p in run.pages],
+                "chars_rendered": summary["charsRendered"],
+                "dropped_chars": summary["droppedChars"],
+                "text_tokens": text_tokens,
+                "anthropic_image_tokens": t["anthropic"],
+                "openai_gpt56_image_tokens": t["openai"],
+                "gemini3pro_image_tokens": t["gemini"],
+                "anthropic_saving": round(1 - t["anthropic"] / text_tokens, 3),
+            }
+        )
+        if keep_png:
+            dest = OUT / "pixel"
+            dest.mkdir(parents=True, exist_ok=True)
+            src = dest / f"log40k-{level}-{tier}.txt"
+            src.write_bytes(data)
+            write_pages(str(src), run.pages)
+    return text_tokens, rows
+
+
+def table(rows: list[dict], cols: list[str]) -> str:
+    widths = [max(len(c), *(len(str(r[c])) for r in rows)) for c in cols]
+    head = "  ".join(c.ljust(w) for c, w in zip(cols, widths))
+    body = ["  ".join(str(r[c]).ljust(w) for c, w in zip(cols, widths)) for r in rows]
+    return "\n".join([head, "-" * len(head), *body])
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--pages", type=int, default=12, help="pages per throughput run (default 12)")
+    ap.add_argument("--keep-png", action="store_true", help="write the 40 KB log's pages to bench-results/pixel/")
+    args = ap.parse_args(argv)
+    speed = throughput(args.pages)
+    text_tokens, tokens = tokens_40k(args.keep_png)
+    print("render throughput (reflow on, PNG encoding included)")
+    print(table(speed, ["density", "tier", "input_bytes", "pages", "seconds", "pages_per_s", "input_mb_per_s", "png_kb_per_page"]))
+    print()
+    print(f"40 KB log: {text_tokens} o200k text tokens")
+    print(table(tokens, ["density", "tier", "pages", "anthropic_image_tokens", "openai_gpt56_image_tokens", "gemini3pro_image_tokens", "anthropic_saving", "dropped_chars"]))
+    OUT.mkdir(exist_ok=True)
+    result = {"throughput": speed, "log_40k": {"text_tokens": text_tokens, "by_density": tokens}, "python": sys.version.split()[0]}
+    (OUT / "bench_pixel.json").write_text(json.dumps(result, indent=2) + "\n")
+    print(f"\nwrote {OUT / 'bench_pixel.json'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
