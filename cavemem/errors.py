@@ -26,6 +26,7 @@ EXIT_CODES: dict[str, int] = {
     "cave_memory_conflict": 1,
     "cave_store_locked": 75,
     "cave_embed_unavailable": 1,
+    "cave_mcp_unavailable": 1,
     "cave_invalid_input": 65,
     "cave_file_unreadable": 66,
     "cave_output_failed": 73,

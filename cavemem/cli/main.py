@@ -40,6 +40,7 @@ COMMANDS.update(
         "import": ("cavemem.memory.cli:import_", "read memories from JSON lines (dedup)"),
         "mcp": ("cavemem.mcp.server:command", "serve memory + engine tools over MCP (stdio)"),
         "hook": ("cavemem.hooks.cli:command", "Claude Code hooks (session-start, user-prompt, stop, install)"),
+        "embed": ("cavemem.embed.cli:embed_command", "semantic recall on/off for the memory store ([embed] extra)"),
     }
 )
 

@@ -94,11 +94,11 @@ def switch() -> bool | None:
 
 def switched_on(db_path: str | None) -> bool:
     """Whether the store asked for embeddings (sidecar present or ``CAVEMAN_EMBED=1``)."""
+    if not db_path or db_path == ":memory:":
+        return False  # a throwaway store has no place for a sidecar
     forced = switch()
     if forced is not None:
         return forced
-    if not db_path or db_path == ":memory:":
-        return False
     return os.path.isfile(os.path.join(sidecar_dir(db_path), "manifest.json"))
 
 
@@ -122,3 +122,18 @@ def status(db_path: str | None) -> dict:
         out["missing"] = missing
         out["install"] = INSTALL_HINT
     return out
+
+
+def default_scorers(db_path: str | None) -> tuple[str, ...]:
+    """The scorer names a :class:`~cavemem.memory.api.Memory` over ``db_path`` uses by default.
+
+    ``("embed",)`` when embeddings are switched on for the store and installed; ``()`` otherwise.
+    Stdlib only, and the scorer loads nothing until a recall needs it, so ``remember`` stays
+    light. ``CAVEMAN_EMBED=1`` without the extra is an explicit request that cannot be met: recall
+    then fails with the install hint instead of quietly ranking lexically. A store switched on by
+    its sidecar on a machine without the extra ranks lexically (``cavemem embed status`` says why)."""
+    if not switched_on(db_path):
+        return ()
+    if switch() is True:
+        return ("embed",)  # recall raises the install hint if the extra is missing
+    return ("embed",) if installed() else ()

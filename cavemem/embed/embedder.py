@@ -64,7 +64,9 @@ class Embedder:
     """Loads once (thread-safe), then embeds batches. ``threads`` bounds onnxruntime's pool."""
 
     def __init__(self, threads: int | None = None, batch_size: int = BATCH_SIZE):
-        self.threads = threads or max(1, min(2, os.cpu_count() or 1))
+        # One thread by default: cavemem runs beside an agent on shared cores, where onnxruntime's
+        # spinning pool measured slower, not faster. Bulk jobs pass more (or CAVEMAN_EMBED_THREADS).
+        self.threads = threads or _env_threads()
         self.batch_size = batch_size
         self._lock = threading.Lock()
         self._session = None
@@ -96,6 +98,7 @@ class Embedder:
             options.intra_op_num_threads = self.threads
             options.inter_op_num_threads = 1
             options.log_severity_level = 3
+            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
             try:
                 session = ort.InferenceSession(str(model), sess_options=options, providers=["CPUExecutionProvider"])
             except Exception as exc:  # noqa: BLE001 - onnxruntime raises its own types
@@ -133,6 +136,13 @@ class Embedder:
         pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
         return (pooled / np.maximum(norms, 1e-12)).astype(np.float32)
+
+
+def _env_threads() -> int:
+    try:
+        return max(1, int(os.environ.get("CAVEMAN_EMBED_THREADS", "") or 1))
+    except ValueError:
+        return 1
 
 
 def _clean(text) -> str:

@@ -97,7 +97,7 @@ class Memory:
         redact: bool = True,
         merge: bool = True,
         rank_config: RankConfig | None = None,
-        scorers: Sequence[ExtraScorer | str] = (),
+        scorers: Sequence[ExtraScorer | str] | None = None,
         clock: Callable[[], datetime] | None = None,
         store: MemoryStore | None = None,
     ):
@@ -108,6 +108,10 @@ class Memory:
         self.merge = merge
         self.rank_config = rank_config or config_from_env()
         self.clock = clock or ids.utc_now
+        if scorers is None:  # default: semantic vectors when the [embed] extra is on for this store
+            from ..embed import default_scorers
+
+            scorers = default_scorers(self.store.path)
         self.scorers = [self._scorer(s) for s in scorers]
         self._packer = None
 
@@ -438,6 +442,9 @@ class Memory:
             out["hits"] = packed.hits
             if packed.warnings:
                 out["warnings"] = packed.warnings
+        scorer_problems = [f"{x.name}: {x.error}" for x in self.scorers if getattr(x, "error", None)]
+        if scorer_problems:  # e.g. the [embed] model failed to load: ranked without that signal
+            out.setdefault("warnings", []).extend(scorer_problems)
         out["tokens_added"] = sum(h["tokens_added"] for h in out["hits"])
         out["token_budget"] = token_budget
         out["scope"] = "*" if scope is None else list(scope)
