@@ -326,3 +326,17 @@ _PATH_EXT = next(p for kind, p, _ in _PATTERNS if kind == "path_ext")
 @given(st.text(alphabet="a/._-@~+1Z/x.t ", max_size=40))
 def test_linear_path_scan_matches_the_regex(s):
     assert _path_ext_spans(s) == [(m.start(), m.group()) for m in _PATH_EXT.finditer(s)]
+
+
+@pytest.mark.parametrize("fmt", ["anthropic", "openai", "gemini"])
+def test_deeply_nested_and_lone_surrogate_bodies(fmt):
+    nested = "[" * 950 + "]" * 950
+    filler = "\\ud800 lone " * 400 + "x" * 3000
+    body = {
+        "anthropic": '{"messages":[{"role":"user","content":"x","extra":%s}],"system":"%s"}',
+        "openai": '{"input":[{"role":"user","content":"x","extra":%s}],"instructions":"%s"}',
+        "gemini": '{"contents":[{"parts":[{"text":"x","extra":%s}]}],"systemInstruction":{"parts":[{"text":"%s"}]}}',
+    }[fmt] % (nested, filler)
+    res = simulate(body.encode(), model="gemini-3-pro" if fmt == "gemini" else None)
+    assert res.format == fmt and res.error is None and res.info.Compressed
+    json.loads(res.info_json())

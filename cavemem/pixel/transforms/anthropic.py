@@ -362,6 +362,7 @@ def _transform(body: dict, opts: TransformOptions, info: TransformInfo) -> Trans
         if not (isinstance(msg, dict) and msg.get("role") == "user"):
             continue
         blocks = _as_blocks(msg.get("content"))
+        images_before = info.ImageCount
         if i == user_idx and opts.compress_reminders:
             blocks = run.reminders(blocks)
         if opts.compress_tool_results:
@@ -370,7 +371,7 @@ def _transform(body: dict, opts: TransformOptions, info: TransformInfo) -> Trans
             facts = fact_sheet_text(combined_raw)
             head = slab + ([text_block(facts)] if facts else []) + [text_block(S.END_OF_RENDERED_CONTEXT)]
             blocks = head + blocks
-        if i == user_idx or blocks != _as_blocks(msg.get("content")):
+        if i == user_idx or info.ImageCount != images_before:  # every replacement adds images
             messages[i] = {**msg, "content": blocks}
     if new_tools is not None:
         body["tools"] = new_tools

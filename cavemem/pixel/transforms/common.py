@@ -134,14 +134,34 @@ class TransformResult:
 def decode_body(request) -> dict:
     """A request body as a fresh JSON object (bytes/str are parsed with numbers kept verbatim;
     objects are deep-copied so the caller's value is never mutated). ValueError otherwise."""
-    import copy
-
     if isinstance(request, bytes):
         request = go_text(request)
-    body = loads_verbatim(request) if isinstance(request, str) else copy.deepcopy(request)
+    body = loads_verbatim(request) if isinstance(request, str) else json_copy(request)
     if not isinstance(body, dict):
         raise ValueError("request body is not a JSON object")
     return body
+
+
+def json_copy(value):
+    """Deep copy of a decoded JSON value without recursion (bodies may nest ~1000 deep)."""
+    if not isinstance(value, (dict, list)):
+        return value
+    root = {} if isinstance(value, dict) else []
+    stack = [(value, root)]
+    while stack:
+        src, dst = stack.pop()
+        items = src.items() if isinstance(src, dict) else enumerate(src)
+        for key, v in items:
+            if isinstance(v, (dict, list)):
+                c = {} if isinstance(v, dict) else []
+                stack.append((v, c))
+            else:
+                c = v
+            if isinstance(dst, dict):
+                dst[key] = c
+            else:
+                dst.append(c)
+    return root
 
 
 # --------------------------------------------------------------------------------------------

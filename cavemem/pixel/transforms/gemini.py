@@ -234,6 +234,7 @@ class _Gemini:
         out = []
         for content in contents:
             parts = _parts(content)
+            images_before = self.info.ImageCount
             new_parts = []
             for p in parts:
                 if isinstance(p, dict) and isinstance(p.get("functionResponse"), dict):
@@ -253,7 +254,7 @@ class _Gemini:
                         new_parts += images
                         continue
                 new_parts.append(p)
-            out.append({**content, "parts": new_parts} if new_parts != parts else content)
+            out.append({**content, "parts": new_parts} if self.info.ImageCount != images_before else content)
         return out
 
 
