@@ -249,6 +249,8 @@ def _numeric_extrema(distinct: list[str]) -> tuple[str, str] | None:
 
     Values are visited in first-seen order with strict comparisons, exactly like the streaming
     definition (repeats of one string can never move an extremum)."""
+    if parse_float(distinct[0]) is None:
+        return None  # cheap exit for text columns
     joined = "\n".join(distinct) + "\n"
     if joined.count("\n") == len(distinct) and _SIMPLE_DECIMALS.fullmatch(joined):
         nums = list(map(float, distinct))
@@ -294,18 +296,18 @@ def _enumerate_field(name: str, values: list[str], distinct: list[str], absent: 
 
 def _dense_range(distinct: list[str]) -> tuple[str, str] | None:
     """(LOW, HIGH) when the values are one prefix + same-width digit runs covering a full range."""
-    prefix = width = None
-    nums = []
-    for v in distinct:
-        p = v.rstrip("0123456789")
-        digits = v[len(p) :]
-        if not digits or len(digits) > MAX_DENSE_DIGITS:
-            return None
-        if prefix is None:
-            prefix, width = p, len(digits)
-        elif p != prefix or len(digits) != width:
-            return None
-        nums.append(int(digits))
+    first = distinct[0]
+    prefix = first.rstrip("0123456789")
+    width = len(first) - len(prefix)
+    if not width or width > MAX_DENSE_DIGITS:
+        return None
+    plen = len(prefix)
+    if len(set(map(len, distinct))) != 1 or any(v[:plen] != prefix for v in distinct):
+        return None
+    digits = [v[plen:] for v in distinct]
+    if not all(d.isdigit() and d.isascii() for d in digits):
+        return None  # some value has a non-digit where the run should be
+    nums = list(map(int, digits))
     lo, hi = min(nums), max(nums)
     if hi - lo + 1 != len(distinct):
         return None
