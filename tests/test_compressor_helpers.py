@@ -413,3 +413,14 @@ def test_bm25_fast_scores_equal_reference(docs, query):
 
     ref = bm25.score_counted(bm25.query_terms(query), [Counter(bm25.tokenize(d)) for d in docs])
     assert bm25.scores(query, docs) == ref
+
+
+def test_regular_logfmt_fast_path_matches_definition():
+    from cavemem.compressors.invariants import summarize_lines
+
+    regular = [f'ts=t{i} level=INFO msg="req {i % 3} ok" who=\'svc\' n={i}' for i in range(100)]
+    irregular = list(regular)
+    irregular[50] = 'ts=t50 level=INFO msg="" who=\'svc\' n=50 msg="late"'  # empty quoted value, repeated key
+    for lines in (regular, irregular):
+        assert summarize_lines(lines, BIG) == summarize_elided(map(line_fields, lines), BIG)
+    assert summarize_lines(regular, BIG) == "all level=INFO who=svc; ts: 100 distinct, t0..t99; range n=0..99"

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from itertools import chain
+from operator import itemgetter
 
 from ..gocompat import loads_verbatim, parse_float, trim_space
 
@@ -139,14 +140,50 @@ _LOGFMT_LINES = re.compile(
     re.M,
 )
 BULK_LINES_MIN = 64
+_SECOND = itemgetter(1)
+_THIRD = itemgetter(2)
+
+
+def _unwrap(value: str) -> str:
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+        return value[1:-1]
+    return value
+
+
+def _regular_logfmt_columns(matches: list[tuple[str, str, str]], n_lines: int) -> dict[str, list[str]] | None:
+    """Columns by slicing when every line has the same keys in the same order (no repeats, no
+    empty quoted values, at most 24): the common shape of a logfmt run. None otherwise."""
+    keys = list(map(_SECOND, matches))  # "" marks a line end
+    try:
+        m = keys.index("")
+    except ValueError:
+        return None
+    template = keys[: m + 1]
+    if not 0 < m <= MAX_FIELDS_PER_UNIT or len(set(template)) != m + 1 or keys != template * n_lines:
+        return None
+    values = list(map(_THIRD, matches))
+    cols: dict[str, list[str]] = {}
+    for j in range(m):
+        col = values[j :: m + 1]
+        flat = "".join(col)
+        if '"' in flat or "'" in flat:
+            col = list(map(_unwrap, col))
+            if "" in col:
+                return None  # an empty quoted value: the field is absent on that line
+        cols[template[j]] = col
+    return cols
 
 
 def _logfmt_columns(lines: list[str]) -> tuple[int, dict[str, list[str]]] | None:
     """``_collect(map(logfmt_fields, lines))`` in one regex pass over the joined lines."""
+    matches = _LOGFMT_LINES.findall("\n".join(lines) + "\n")
+    regular = _regular_logfmt_columns(matches, len(lines))
+    if regular is not None:
+        return len(lines), regular
     cols: dict[str, list[str]] = {}
     seen: set[str] = set()
     count = 0
-    for nl, key, value in _LOGFMT_LINES.findall("\n".join(lines) + "\n"):
+    for nl, key, value in matches:
         if nl:
             if not seen:
                 return None  # a line without fields switches the summary off
@@ -156,10 +193,9 @@ def _logfmt_columns(lines: list[str]) -> tuple[int, dict[str, list[str]]] | None
         count += 1
         if count > MAX_FIELDS_PER_UNIT or key in seen:
             continue
-        if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
-            value = value[1:-1]
-            if not value:
-                continue
+        value = _unwrap(value)
+        if not value:
+            continue
         seen.add(key)
         col = cols.get(key)
         if col is None:
