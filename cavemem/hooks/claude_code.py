@@ -1,0 +1,241 @@
+"""Claude Code hook I/O (spec memory-anchors.md §d.1): what each event reads and prints.
+
+Claude Code runs a hook command with the event as JSON on stdin (``session_id``, ``cwd``,
+``hook_event_name``, ``transcript_path`` …) and, on exit 0, reads stdout. For SessionStart and
+UserPromptSubmit, ``{"hookSpecificOutput": {"hookEventName": …, "additionalContext": …}}`` adds
+text to the model's context. Nothing here ever blocks: no ``decision: block``, no exit 2.
+
+- **session-start** — a briefing of the project's (and global) memories, preferences and decisions
+  first, newest first within a kind, packed under **1,500 inferred tokens** (exact o200k counts of
+  the injected text, header included). No memories → no output.
+- **user-prompt** — the prompt is recalled against memory (limit 3, 600 tokens); the recall's
+  refusal gate decides whether the prompt is on-topic, so an unrelated prompt injects nothing.
+  Slash commands and empty prompts are skipped; ``<private>`` spans and injected
+  ``<cavemem-context>`` blocks are never part of the query.
+- **stop** — records only what the turn *explicitly* asked to keep (see :func:`remember_requests`):
+  ``<remember>…</remember>`` blocks the assistant wrote (outside code fences), and a user prompt
+  that starts with "remember:", "remember that …", "please remember …" or "note to self:". Nothing
+  is inferred from ordinary conversation: a wrong guess stored as a fact is worse than a missing
+  one. Texts still go through ``Memory.remember`` (secret redaction, ``<private>`` removal).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+
+SESSION_START_TOKENS = 1500
+PROMPT_TOKENS = 600
+PROMPT_LIMIT = 3
+MAX_QUERY_CHARS = 2000
+BRIEFING_CANDIDATES = 300
+LINE_CHARS = 320
+MAX_REMEMBER = 10
+MAX_REMEMBER_BYTES = 16 * 1024
+TRANSCRIPT_TAIL_BYTES = 512 * 1024
+KIND_ORDER = {"preference": 0, "decision": 1, "fact": 2}
+
+EVENT_NAMES = {"session-start": "SessionStart", "user-prompt": "UserPromptSubmit", "stop": "Stop"}
+
+
+class HookInputError(ValueError):
+    """The hook's stdin is not a JSON object."""
+
+
+def parse_event(raw: bytes) -> dict:
+    if not raw.strip():
+        raise HookInputError("empty hook input (expected the event JSON on stdin)")
+    try:
+        event = json.loads(raw.decode("utf-8", "replace"))
+    except (ValueError, RecursionError) as exc:
+        raise HookInputError(f"hook input is not JSON: {exc}") from None
+    if not isinstance(event, dict):
+        raise HookInputError(f"hook input is a JSON {type(event).__name__}, expected an object")
+    return event
+
+
+def event_cwd(event: dict) -> str | None:
+    cwd = event.get("cwd")
+    if isinstance(cwd, str) and cwd.strip():
+        return cwd
+    env = os.environ.get("CLAUDE_PROJECT_DIR", "")
+    return env or None
+
+
+def event_session(event: dict) -> str | None:
+    sid = event.get("session_id")
+    return sid.strip()[:200] if isinstance(sid, str) and sid.strip() else None
+
+
+def hook_output(event_name: str, context: str) -> dict:
+    return {"hookSpecificOutput": {"hookEventName": event_name, "additionalContext": context}}
+
+
+# -- session start ----------------------------------------------------------------------------------
+
+
+def _one_line(text: str, width: int = LINE_CHARS) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= width else flat[: width - 1] + "…"
+
+
+def _briefing_order(records):
+    """Preferences, decisions, facts, then the rest; newest first within each kind."""
+    indexed = list(enumerate(records))  # records come newest first
+    indexed.sort(key=lambda p: (KIND_ORDER.get(p[1].kind or "", 3), p[0]))
+    return [r for _, r in indexed]
+
+
+def briefing(memory, budget: int = SESSION_START_TOKENS) -> str:
+    """The session-start block: as many memories as fit in ``budget`` tokens (all of it counted)."""
+    from ..tokens import count_tokens
+
+    records = memory.list(limit=BRIEFING_CANDIDATES)
+    if not records:
+        return ""
+    total = memory.count()
+    project = memory.project(None)
+    lines: list[str] = []
+    for rec in _briefing_order(records):
+        tags = [rec.created_at[:10] or "?"]
+        if rec.kind:
+            tags.append(rec.kind)
+        if rec.topic:
+            tags.append(_one_line(rec.topic, 60))
+        tags.append(rec.id)
+        lines.append(f"- [{' · '.join(tags)}] {_one_line(rec.text)}")
+
+    def block(body: list[str]) -> str:
+        head = (
+            f"[cavemem · project {project or '(global)'} · {len(body)} of {total} memories · "
+            f"basis inferred · more: cavemem recall <query> · full text: cavemem show <id>]"
+        )
+        return "\n".join(["<cavemem-context>", head, *body, "</cavemem-context>"]) + "\n"
+
+    # greedy by line cost, then confirm on the whole block (the header's numbers change with it)
+    overhead = count_tokens(block([]))
+    chosen: list[str] = []
+    used = overhead
+    for line in lines:
+        cost = count_tokens(line + "\n")
+        if used + cost <= budget:
+            chosen.append(line)
+            used += cost
+    while chosen and count_tokens(block(chosen)) > budget:
+        chosen.pop()
+    return block(chosen) if chosen else ""
+
+
+def session_start(memory, event: dict) -> dict | None:
+    text = briefing(memory, SESSION_START_TOKENS)
+    return hook_output("SessionStart", text) if text else None
+
+
+# -- user prompt ------------------------------------------------------------------------------------
+
+
+def prompt_query(prompt) -> str | None:
+    """The recall query for a prompt, or None when the prompt should not trigger recall."""
+    if not isinstance(prompt, str):
+        return None
+    from ..memory.privacy import strip_private
+
+    text, _ = strip_private(prompt)
+    text = text.strip()
+    if not text or text.startswith("/"):  # empty, or a slash command
+        return None
+    return text[:MAX_QUERY_CHARS]
+
+
+def user_prompt(memory, event: dict) -> dict | None:
+    query = prompt_query(event.get("prompt"))
+    if query is None:
+        return None
+    from ..memory.render import context_block
+
+    result = memory.recall(query, limit=PROMPT_LIMIT, token_budget=PROMPT_TOKENS)
+    if not result["hits"]:
+        return None
+    return hook_output("UserPromptSubmit", context_block(result))
+
+
+# -- stop -------------------------------------------------------------------------------------------
+
+_FENCE = re.compile(r"^(`{3,}|~{3,})[^\n]*\n.*?^\1[ \t]*$", re.M | re.S)
+_REMEMBER = re.compile(r"<remember((?:\s+[a-z]+\s*=\s*\"[^\"\n]{0,200}\")*)\s*>(.*?)</remember\s*>", re.I | re.S)
+_ATTR = re.compile(r"([a-z]+)\s*=\s*\"([^\"\n]{0,200})\"", re.I)
+_PROMPT_LEAD = re.compile(
+    r"^\s*(?:please\s+)?(?:remember\s*:|remember\s+(?:that\s+)?(?=\S)|note\s+to\s+self\s*:)\s*", re.I
+)
+KINDS = ("fact", "preference", "decision", "note")
+
+
+def _text_of(content) -> str:
+    """Plain text of a transcript message's ``content`` (a string or a list of blocks)."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = [b.get("text", "") for b in content if isinstance(b, dict) and b.get("type") == "text"]
+        return "\n".join(p for p in parts if isinstance(p, str))
+    return ""
+
+
+def last_turn(transcript_path) -> tuple[str, str]:
+    """(last real user prompt, assistant text after it) from the tail of the transcript JSONL.
+
+    The transcript is written asynchronously and may be missing, partial or huge: only the last
+    512 KiB are read and unparsable lines are skipped."""
+    if not isinstance(transcript_path, str) or not transcript_path:
+        return "", ""
+    try:
+        with open(transcript_path, "rb") as fh:
+            fh.seek(0, os.SEEK_END)
+            size = fh.tell()
+            fh.seek(max(0, size - TRANSCRIPT_TAIL_BYTES))
+            tail = fh.read()
+    except OSError:
+        return "", ""
+    user, assistant = "", []
+    for line in tail.decode("utf-8", "replace").splitlines():
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(entry, dict):
+            continue
+        message = entry.get("message") if isinstance(entry.get("message"), dict) else {}
+        role = message.get("role") or entry.get("type")
+        text = _text_of(message.get("content"))
+        if role == "user" and text.strip():  # tool results carry no "text" blocks
+            user, assistant = text, []
+        elif role == "assistant" and text.strip():
+            assistant.append(text)
+    return user, "\n".join(assistant)
+
+
+def remember_requests(event: dict) -> list[dict]:
+    """What this turn explicitly asked to remember: ``[{"text", "kind", "topic"?}]``."""
+    user, assistant = last_turn(event.get("transcript_path"))
+    last = event.get("last_assistant_message")
+    if isinstance(last, str) and last.strip():
+        assistant = last
+    found: list[dict] = []
+    body = _FENCE.sub("", assistant or "")
+    for m in _REMEMBER.finditer(body):
+        attrs = {k.lower(): v for k, v in _ATTR.findall(m.group(1) or "")}
+        item = {"text": m.group(2).strip(), "kind": attrs.get("kind", "").lower() if attrs.get("kind", "").lower() in KINDS else "note"}
+        if attrs.get("topic"):
+            item["topic"] = attrs["topic"].strip()
+        found.append(item)
+    lead = _PROMPT_LEAD.match(user or "")
+    if lead:
+        found.append({"text": user[lead.end():].strip(), "kind": "note"})
+    out, seen = [], set()
+    for item in found:
+        text = item["text"]
+        if not text or text in seen or len(text.encode("utf-8", "surrogatepass")) > MAX_REMEMBER_BYTES:
+            continue
+        seen.add(text)
+        out.append(item)
+    return out[:MAX_REMEMBER]

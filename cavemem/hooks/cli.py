@@ -1,0 +1,244 @@
+"""``cavemem hook claude-code session-start|user-prompt|stop`` and ``cavemem hook install``.
+
+The fail-open rule for every hook: exit status 0, stdout either empty or one valid JSON object,
+problems reported on stderr as one JSON line (``{"hook": …, "error": "cave_…", "message": …}``).
+A missing memory store is not a problem (nothing to inject; nothing is created); a corrupt or
+unreadable one is logged; a locked one never makes a hook wait — reads do not need the write lock
+(WAL), recovery-store writes give up after ``LOCK_WAIT_MS``, and ``stop`` hands its memories to a
+detached writer (:mod:`.spool`). On top of that the work runs on a worker thread under a hard
+deadline (``CAVEMAN_HOOK_DEADLINE_MS``, default 1000 ms): past it the hook prints nothing, logs
+``cave_hook_deadline`` and exits 0. ``CAVEMAN_HOOK_EMBED=0`` keeps semantic recall (and its model
+load) out of the hooks even where the ``[embed]`` extra is switched on.
+
+Only the stdlib is imported until an event actually needs the memory store.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+import time
+
+from ..cli import io
+
+DEFAULT_DEADLINE_MS = 1000
+LOCK_WAIT_MS = 100
+STDIN_LIMIT = 16 * 1024 * 1024
+EMBED_BACKFILL = 16  # memories a hook may embed to catch the index up (recall does more)
+
+USAGE = """usage: cavemem hook claude-code session-start|user-prompt|stop   (event JSON on stdin)
+       cavemem hook install [--write] [--settings PATH] [--command CMD] [--json]
+
+Claude Code hooks for cavemem's durable memory. Every hook exits 0 and never blocks the agent.
+  session-start  inject a briefing of this project's memories (at most 1,500 tokens)
+  user-prompt    inject recalled memories when the prompt is on-topic (else nothing)
+  stop           store what the turn explicitly asked to remember: <remember>…</remember> blocks
+                 in the assistant's reply, or a prompt starting "remember:" / "remember that …"
+  install        print the hook configuration; --write merges it into .claude/settings.json
+                 (the project root's, or --settings PATH) keeping every other key and hook
+
+environment: CAVEMAN_HOOK_DEADLINE_MS (default 1000), CAVEMAN_HOOK_EMBED=0 (lexical recall only)
+"""
+
+
+def command(argv) -> int:
+    argv = list(argv or [])
+    if not argv or argv[0] in ("-h", "--help", "help"):
+        io.write_stdout(USAGE.encode())
+        return 0
+    if argv[0] == "install":
+        return _install(argv[1:])
+    if argv[0] == "drain":  # the detached writer started by the stop hook
+        from .spool import drain
+
+        drain()
+        return 0
+    if argv[0] == "warm":  # detached: build the token-rank cache a hook ran out of time for
+        from ..tokens import count_tokens
+
+        count_tokens("cavemem")
+        return 0
+    if argv[0] == "claude-code" and len(argv) == 2 and argv[1] in ("session-start", "user-prompt", "stop"):
+        return run_hook(argv[1])
+    if argv[0] == "claude-code" and len(argv) == 2 and argv[1] in ("-h", "--help"):
+        io.write_stdout(USAGE.encode())
+        return 0
+    # even a misconfigured hook must not disturb the agent: log, print nothing, exit 0
+    _log("hook", "cave_invalid_arguments", f"unknown hook invocation {' '.join(argv)!r}; see cavemem hook --help")
+    return 0
+
+
+# -- running a hook -------------------------------------------------------------------------------
+
+
+def _log(hook: str, code: str, message: str) -> None:
+    try:
+        io.write_stderr_line(io.json_line({"hook": hook, "error": code, "message": message}))
+    except Exception:  # noqa: BLE001 - stderr itself may be gone
+        pass
+
+
+def deadline_ms() -> int:
+    try:
+        value = int(os.environ.get("CAVEMAN_HOOK_DEADLINE_MS", "") or DEFAULT_DEADLINE_MS)
+    except ValueError:
+        value = DEFAULT_DEADLINE_MS
+    return max(10, value)
+
+
+def run_hook(name: str) -> int:
+    """Run one hook under the deadline. Always returns 0."""
+    started = time.monotonic()
+    box: dict = {}
+    done = threading.Event()
+
+    def work() -> None:
+        try:
+            box["out"] = handle(name, io.read_stdin(STDIN_LIMIT))
+        except BaseException as exc:  # noqa: BLE001 - fail open on anything
+            box["exc"] = exc
+        finally:
+            done.set()
+
+    threading.Thread(target=work, name=f"cavemem-hook-{name}", daemon=True).start()
+    budget = deadline_ms() / 1000.0
+    if not done.wait(max(0.0, budget - (time.monotonic() - started))):
+        _log(name, "cave_hook_deadline", f"gave up after {deadline_ms()} ms (CAVEMAN_HOOK_DEADLINE_MS); printed nothing")
+        _warm_later()
+        return 0  # main() leaves with os._exit, which ends the worker mid-flight (SQLite rolls back)
+    exc = box.get("exc")
+    if exc is not None:
+        code = getattr(exc, "code", None)
+        code = code if isinstance(code, str) and code.startswith("cave_") else "cave_hook_failed"
+        _log(name, code, getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}")
+        return 0
+    out = box.get("out")
+    if out is not None:
+        io.write_stdout((io.json_line(out) + "\n").encode())
+    return 0
+
+
+def _warm_later() -> None:
+    """A first run on a fresh home spends most of its time building the token-rank cache; if the
+    deadline cut that short, finish it in a detached process so the next hook is fast."""
+    try:
+        from .. import paths, tokens
+
+        if os.path.exists(os.path.join(paths.cache_dir(), tokens._CACHE_FILE)):
+            return
+        from .spool import start_detached
+
+        start_detached("warm")
+    except Exception:  # noqa: BLE001 - best effort
+        pass
+
+
+def handle(name: str, raw: bytes) -> dict | None:
+    """The hook's stdout object for event ``name`` and stdin ``raw`` (None = print nothing)."""
+    from . import claude_code
+
+    event = claude_code.parse_event(raw)
+    if name == "stop":
+        return _stop(event)
+    db = _store_path()
+    if not os.path.exists(db):
+        return None  # no memories yet: nothing to say, and nothing is created
+    memory = _open_memory(db, claude_code.event_cwd(event))
+    try:
+        if name == "session-start":
+            return claude_code.session_start(memory, event)
+        return claude_code.user_prompt(memory, event)
+    finally:
+        memory.close()
+
+
+def _store_path() -> str:
+    from .. import paths
+
+    env = os.environ.get("CAVEMAN_MEM_DB", "")
+    return env if env else os.path.join(paths.home_dir(), "mem.db")
+
+
+def _open_memory(db: str, cwd: str | None):
+    """A Memory for reading in a hook: short lock waits, semantic recall only if switched on."""
+    from ..embed import default_scorers
+    from ..engine.core import Engine
+    from ..memory.api import Memory
+    from ..memory.store import open_memory_store
+
+    store = open_memory_store(db)
+    scorers: list = []
+    if os.environ.get("CAVEMAN_HOOK_EMBED", "").strip().lower() not in ("0", "false", "no", "off") and default_scorers(db):
+        from ..embed.scorer import SemanticScorer, config_from_env
+
+        scorers = [SemanticScorer(store, config=config_from_env().with_overrides(f"backfill={EMBED_BACKFILL}"))]
+    engine = Engine()
+    memory = Memory(store=store, engine=engine, cwd=cwd, scorers=scorers)
+    _short_waits(memory.store.db)
+    try:
+        _short_waits(engine.store().db)  # recall stores pass-through hits for their handles
+    except Exception:  # noqa: BLE001 - recall answers without handles when CCR is unavailable
+        pass
+    return memory
+
+
+def _short_waits(db) -> None:
+    db.execute(f"PRAGMA busy_timeout = {LOCK_WAIT_MS}")
+
+
+def _stop(event: dict) -> None:
+    """Spool what the turn asked to remember and start the writer; prints nothing."""
+    from . import claude_code, spool
+
+    items = claude_code.remember_requests(event)
+    if not items:
+        return None
+    spool.write({"cwd": claude_code.event_cwd(event), "session": claude_code.event_session(event),
+                 "memories": [dict(item, tags=["claude-code"]) for item in items], "spooled_at": time.time()})
+    spool.start_drainer()
+    return None
+
+
+# -- install --------------------------------------------------------------------------------------
+
+
+def _install(argv: list[str]) -> int:
+    from ..cli.args import Command, HelpRequested, Opt
+    from ..errors import CaveError
+    from . import install
+
+    spec = Command(
+        "cavemem hook install",
+        "Print cavemem's Claude Code hook configuration (SessionStart, UserPromptSubmit, Stop).\n"
+        "With --write, merge it into .claude/settings.json at the project root (created if\n"
+        "missing; every other key and hook is kept; running it again changes nothing).",
+        [
+            Opt("--write", help="merge into the settings file instead of printing"),
+            Opt("--settings", metavar="PATH", help="settings file to merge into (default: <project root>/.claude/settings.json)"),
+            Opt("--command", metavar="CMD", help="how Claude Code should run cavemem (default: detected)"),
+            Opt("--json", help="with --write: print a JSON report"),
+        ],
+    )
+    try:
+        opts = spec.parse(argv)
+    except HelpRequested as h:
+        io.write_stdout(h.text.encode())
+        return 0
+    except CaveError as err:
+        return io.report_error(err)
+    config = install.hook_config(opts["command"])
+    if not opts["write"]:
+        io.write_stdout((json.dumps(config, indent=2) + "\n").encode())
+        return 0
+    path = opts["settings"] or install.default_settings_path()
+    try:
+        report = install.write_settings(path, config)
+    except CaveError as err:
+        return io.report_error(err)
+    if opts["json"]:
+        io.write_stdout((io.json_line(report) + "\n").encode())
+    else:
+        state = "created" if report["created"] else ("updated" if report["changed"] else "already up to date")
+        io.write_stdout(f"{path}: {state} (cavemem hooks: {', '.join(report['events'])})\n".encode())
+    return 0
