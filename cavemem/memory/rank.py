@@ -1,34 +1,39 @@
 """Recall ranking: lexical candidates, a few cheap signals, weighted fusion, and a refusal gate.
 
-Pipeline for one query (all inside SQLite + a little Python, no model):
+Pipeline for one query (SQLite + a little Python, no model):
 
 1. **Terms.** The query goes through the same analyzer as the memories (stemming, stopwords,
    identifier parts, CJK bigrams). A stopword- or punctuation-only query has no terms → no hits.
-2. **Candidates.** FTS5 returns the top ``candidates`` memories for an OR of the terms. Terms
-   found in more than ``prune_df`` of all memories do not *generate* candidates (they would make
-   FTS5 score most of the store) but still *score* them. Terms the word index has never seen are
-   looked up as substrings in the trigram index (``postgres`` finds ``PostgreSQL``); a single CJK
-   character falls back to ``instr()``.
+   Dates it mentions ("in July 2023", "last week", see :mod:`.when`) become time windows; their
+   words still match text but at ``date_term_weight`` and outside the gate's arithmetic.
+2. **Candidates.** FTS5 returns the top ``candidates`` memories for an OR of the terms. Terms in
+   more than ``prune_df`` of all memories do not *generate* candidates (they would make FTS5 score
+   most of the store) unless the specific terms find too few; they still *score*. Terms the word
+   index has never seen are looked up as substrings in the trigram index (``postgres`` finds
+   ``PostgreSQL``); a lone CJK character falls back to ``instr()``. Memories inside a mentioned
+   time window join the pool too.
 3. **Lexical score.** BM25 (k1 1.5, b 0.75, +1-smoothed IDF) recomputed in Python over the
-   candidates' stored terms, so every signal below sees the same numbers.
-4. **Refusal gate.** *Coverage* is the share of the query's IDF mass a memory matches; a term no
+   candidates' stored terms, so every signal below sees the same numbers. With
+   ``expansion_terms`` > 0, the most specific terms of the top ``expansion_docs`` memories are
+   added to the query at ``expansion_weight`` (pseudo-relevance feedback: query expansion from
+   the corpus itself).
+4. **Refusal gate.** *Coverage* is the share of the query's IDF mass a memory matches; a word no
    memory contains counts with the largest possible IDF. If no candidate covers at least
    ``min_coverage`` (and no extra scorer vouches for the query) the answer is ``[]``: an off-topic
    query recalls nothing instead of the least-bad guess.
-5. **Context signals.** Memories recorded in the same session are related: each strong lexical
-   hit lends ``context`` to its neighbours (the memory just before and after it), which is how an
-   answer ("Yes — last Tuesday") is found from its question, and a session's best hits lend
-   ``session`` weight to the rest of that session. ``recency`` is an exponential decay with a
-   ``half_life_days`` half-life.
-6. **Optional pseudo-relevance feedback** (``expansion_terms``): the top memories' most specific
-   terms are added to the query at ``expansion_weight``.
-7. **Fusion.** ``score = lexical·bm25/max + context·ctx + session·sess + recency·rec +
-   Σ weight·extra``. Extra scorers (the ``[embed]`` semantic scorer, for instance) plug in
-   through :class:`ExtraScorer`: they may add their own candidates, contribute a score in
-   [0, 1], and vouch for a query on their own when their best score reaches their threshold.
+5. **Context signals.** Memories of one session are related: each strong lexical hit lends
+   ``context`` to its neighbours (the memory just before and after it) — how an answer ("yes,
+   last Tuesday") is found from its question — and a session's best hits lend ``session`` weight
+   to the rest of it. ``date`` rewards memories inside (or near) a mentioned window;
+   ``recency`` is an exponential decay with a ``half_life_days`` half-life.
+6. **Fusion.** ``score = lexical·bm25/max + coverage·cov + context·ctx + session·sess +
+   date·win + recency·rec + Σ weight·extra``. Extra scorers (the ``[embed]`` semantic scorer,
+   for instance) plug in through :class:`ExtraScorer`: they may add their own candidates,
+   contribute a score in [0, 1], and vouch for a query on their own.
 
-Defaults come from ``scripts/bench_memory.py`` on the LoCoMo development split; every weight can be
-changed through :class:`RankConfig` or ``CAVEMAN_MEM_FUSION="lexical=1,context=0.3,…"``.
+Defaults come from ``scripts/bench_memory.py`` on the LoCoMo development split (a coarse grid; see
+``--tune``); every weight can be changed through :class:`RankConfig` or
+``CAVEMAN_MEM_FUSION="context=0.2,extra.semantic=0.5,…"``.
 """
 
 from __future__ import annotations
@@ -40,7 +45,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Protocol, runtime_checkable
 
 from ..errors import CaveError
-from . import analyze
+from . import analyze, ids, when
 from .store import Filter, MemoryStore
 
 K1 = 1.5
@@ -55,14 +60,17 @@ class RankConfig:
     candidates: int = 100
     prune_df: float = 0.05
     lexical: float = 1.0
+    coverage: float = 0.3
     context: float = 0.3
     session: float = 0.2
     recency: float = 0.05
     half_life_days: float = 30.0
+    date: float = 0.3
+    date_term_weight: float = 0.3
     neighbor_seeds: int = 20
     min_coverage: float = 0.35
     hit_floor: float = 0.0
-    expansion_terms: int = 0
+    expansion_terms: int = 5
     expansion_docs: int = 3
     expansion_weight: float = 0.3
     extras: tuple[tuple[str, float], ...] = ()  # (scorer name, weight) overrides
@@ -147,14 +155,31 @@ def _idf(n: int, df: int) -> float:
     return math.log(1 + (n - df + 0.5) / (df + 0.5))
 
 
+def _in_windows(ts_us: int, windows) -> float:
+    """1 inside a mentioned window, halving with every window-length (at least a day) outside."""
+    best = 0.0
+    for w in windows:
+        start, end = ids.to_micros(w.start), ids.to_micros(w.end)
+        if start <= ts_us < end:
+            return 1.0
+        dist = start - ts_us if ts_us < start else ts_us - end
+        scale = max(end - start, _US_PER_DAY)
+        best = max(best, 0.5 ** (dist / scale))
+    return best
+
+
 class Ranker:
     def __init__(self, store: MemoryStore, config: RankConfig | None = None, extras=()):
         self.store = store
         self.config = config or RankConfig()
         self.extras = list(extras)
+        self.diagnostics: dict = {}  # facts about the last query (terms, best coverage, refusal)
 
     def rank(self, query: str, where: Filter, limit: int, now_us: int) -> list[Ranked]:
         cfg = self.config
+        self.diagnostics = {}
+        windows, spans = when.find_windows(query, ids.from_micros(now_us))
+        temporal = set(analyze.analyze(" ".join(query[a:b] for a, b in spans))) if spans else set()
         qterms = analyze.query_terms(query)
         if not qterms:
             return []
@@ -162,66 +187,61 @@ class Ranker:
         if n_docs <= 0:
             return []
         avgdl = (n_tokens / n_docs) or 1.0
-        weights = {q.term: 1.0 for q in qterms}
+        weights = {q.term: (cfg.date_term_weight if q.term in temporal else 1.0) for q in qterms}
+        content = [t for t in weights if t not in temporal]
         df = self.store.doc_freqs(weights)
         idf = {t: _idf(n_docs, d) for t, d in df.items()}
-        idf_unknown = _idf(n_docs, 0)
 
-        pool: dict[int, None] = {}
-        known = [t for t in weights if df[t] > 0]
-        generating = [t for t in known if df[t] <= cfg.prune_df * n_docs] or sorted(known, key=lambda t: df[t])[:2]
-        for seq, _ in self.store.fts_candidates(generating, where, cfg.candidates):
-            pool[seq] = None
-
-        # substring matches for terms the word index does not know (and lone CJK characters)
-        substring: dict[str, set[int]] = {}
-        for q in qterms:
-            lone_cjk = len(q.term) == 1 and analyze.is_cjk(q.term)
-            if df[q.term] > 0 and not lone_cjk:
-                continue
-            if len(q.raw) < 3 and not lone_cjk:
-                continue
-            hits = set(self.store.substring_candidates(q.raw, where, cfg.candidates))
-            if hits:
-                substring[q.term] = hits
-                idf[q.term] = _idf(n_docs, max(len(hits), df[q.term]))
-                pool.update(dict.fromkeys(hits))
+        pool: dict[int, None] = dict.fromkeys(self._word_candidates(weights, df, n_docs, where))
+        substring = self._substring_candidates(qterms, df, n_docs, idf, where, pool)
+        for w in windows:
+            pool.update(dict.fromkeys(self.store.window_seqs(where, ids.to_micros(w.start), ids.to_micros(w.end),
+                                                             cfg.candidates // 2)))
         ctx = RankContext(self.store, where, set(pool), limit, now_us)
         extra_scores = {x.name: x.scores(query, ctx) for x in self.extras}
-        extra_vouch = any(
-            s and max(s.values()) >= x.threshold for x, s in ((x, extra_scores[x.name]) for x in self.extras)
-        )
-        for s in extra_scores.values():
-            pool.update(dict.fromkeys(s))
+        extra_vouch = any(s and max(s.values()) >= x.threshold for x, s in ((x, extra_scores[x.name]) for x in self.extras))
+        for got in extra_scores.values():
+            pool.update(dict.fromkeys(got))
         if not pool:
             return []
 
         bodies = {seq: Counter(b) for seq, b in self.store.bodies(pool).items()}
-        total_idf = sum(idf[t] if (df[t] > 0 or t in substring) else idf_unknown for t in weights) or 1.0
+        idf_unknown = _idf(n_docs, 0)
+        total_idf = sum(idf[t] if (df[t] > 0 or t in substring) else idf_unknown for t in content)
 
-        def lexical(seq: int, terms: dict[str, float]) -> tuple[float, float]:
+        def lexical(seq: int) -> tuple[float, float]:
             tf = bodies.get(seq)
             if tf is None:
                 return 0.0, 0.0
-            dl = sum(tf.values())
-            norm = K1 * (1 - B + B * dl / avgdl)
+            norm = K1 * (1 - B + B * sum(tf.values()) / avgdl)
             score = covered = 0.0
-            for t, w in terms.items():
-                f = tf.get(t, 0)
-                if not f and seq in substring.get(t, ()):
-                    f = 1
+            for t, w in weights.items():
+                f = tf.get(t, 0) or (1 if seq in substring.get(t, ()) else 0)
                 if f:
                     score += w * idf[t] * f * (K1 + 1) / (f + norm)
-                    if w >= 1.0:
+                    if t not in temporal and w >= 1.0:
                         covered += idf[t]
-            return score, covered / total_idf
+            return score, (covered / total_idf if total_idf else 0.0)
 
         lex: dict[int, float] = {}
         cov: dict[int, float] = {}
         for seq in pool:
-            lex[seq], cov[seq] = lexical(seq, weights)
+            lex[seq], cov[seq] = lexical(seq)
+        records = self.store.by_seq(pool)
+        date_sig = {seq: _in_windows(rec.ts, windows) for seq, rec in records.items()} if windows else {}
         best_cov = max(cov.values(), default=0.0)
-        if best_cov < cfg.min_coverage and not extra_vouch:
+        if content:
+            on_topic = best_cov >= cfg.min_coverage
+        else:  # only a date ("what happened last week?"): on topic if anything falls in it
+            on_topic = any(v >= 1.0 for v in date_sig.values())
+        self.diagnostics = {
+            "terms": list(weights), "temporal_terms": sorted(temporal & set(weights)),
+            "unknown_terms": [t for t in content if df[t] == 0 and t not in substring],
+            "windows": [(w.start.isoformat(), w.end.isoformat()) for w in windows],
+            "best_coverage": best_cov, "extra_vouch": extra_vouch,
+        }
+        if not on_topic and not extra_vouch:
+            self.diagnostics["refused"] = True
             return []
 
         if cfg.expansion_terms > 0:
@@ -234,19 +254,18 @@ class Ranker:
                 new = [s for s in pool if s not in bodies]
                 bodies.update({seq: Counter(b) for seq, b in self.store.bodies(new).items()})
                 for seq in pool:
-                    lex[seq], cov[seq] = lexical(seq, weights)
+                    lex[seq], cov[seq] = lexical(seq)
 
         max_lex = max(lex.values(), default=0.0) or 1.0
         norm_lex = {seq: v / max_lex for seq, v in lex.items()}
-        records = self.store.by_seq(pool)
         signals: dict[int, dict[str, float]] = {seq: {} for seq in pool}
-
         if cfg.context > 0 or cfg.session > 0:
             self._context(records, norm_lex, signals, where, pool)
-        # records of neighbours that joined the pool
         missing = [s for s in pool if s not in records]
         if missing:
             records.update(self.store.by_seq(missing))
+            if windows:
+                date_sig.update({s: _in_windows(records[s].ts, windows) for s in missing if s in records})
 
         ranked: list[Ranked] = []
         half_life_us = cfg.half_life_days * _US_PER_DAY
@@ -255,25 +274,54 @@ class Ranker:
             if rec is None:
                 continue
             sig = signals.setdefault(seq, {})
-            base = norm_lex.get(seq, 0.0)
-            score = cfg.lexical * base + cfg.context * sig.get("context", 0.0) + cfg.session * sig.get("session", 0.0)
+            score = cfg.lexical * norm_lex.get(seq, 0.0)
+            score += cfg.coverage * cov.get(seq, 0.0)
+            score += cfg.context * sig.get("context", 0.0) + cfg.session * sig.get("session", 0.0)
+            if windows and date_sig.get(seq):
+                sig["date"] = date_sig[seq]
+                score += cfg.date * sig["date"]
             if cfg.recency and half_life_us > 0:
-                age = max(0, now_us - rec.ts)
-                sig["recency"] = 0.5 ** (age / half_life_us)
+                sig["recency"] = 0.5 ** (max(0, now_us - rec.ts) / half_life_us)
                 score += cfg.recency * sig["recency"]
             for x in self.extras:
                 value = extra_scores[x.name].get(seq, 0.0)
                 if value:
                     sig[x.name] = value
                     score += cfg.extra_weight(x) * value
-            if score <= 0:
-                continue
-            ranked.append(Ranked(seq, score, lex.get(seq, 0.0), cov.get(seq, 0.0), sig))
+            if score > 0 and (lex.get(seq) or sig.get("context") or sig.get("session") or sig.get("date")
+                              or any(sig.get(x.name) for x in self.extras)):
+                ranked.append(Ranked(seq, score, lex.get(seq, 0.0), cov.get(seq, 0.0), sig))
         ranked.sort(key=lambda r: (-r.score, records[r.seq].id))
         if cfg.hit_floor > 0 and ranked:
             floor = cfg.hit_floor * ranked[0].score
             ranked = [r for r in ranked if r.score >= floor]
         return ranked[:limit]
+
+    # -- candidates ------------------------------------------------------------------------------
+    def _word_candidates(self, weights: dict, df: dict, n_docs: int, where: Filter) -> list[int]:
+        """FTS5 candidates for the specific terms; widened with the common ones when too few."""
+        cfg = self.config
+        known = [t for t in weights if df[t] > 0]
+        specific = [t for t in known if df[t] <= cfg.prune_df * n_docs]
+        seqs = [s for s, _ in self.store.fts_candidates(specific, where, cfg.candidates)] if specific else []
+        if len(seqs) < cfg.candidates // 2 and len(specific) < len(known):
+            seen = set(seqs)
+            seqs += [s for s, _ in self.store.fts_candidates(known, where, cfg.candidates) if s not in seen]
+        return seqs
+
+    def _substring_candidates(self, qterms, df: dict, n_docs: int, idf: dict, where: Filter, pool: dict) -> dict[str, set[int]]:
+        """Terms the word index does not know (and lone CJK characters), as substrings."""
+        found: dict[str, set[int]] = {}
+        for q in qterms:
+            lone_cjk = len(q.term) == 1 and analyze.is_cjk(q.term)
+            if (df[q.term] > 0 and not lone_cjk) or (len(q.raw) < 3 and not lone_cjk):
+                continue
+            hits = set(self.store.substring_candidates(q.raw, where, self.config.candidates))
+            if hits:
+                found[q.term] = hits
+                idf[q.term] = _idf(n_docs, max(len(hits), df[q.term]))
+                pool.update(dict.fromkeys(hits))
+        return found
 
     # -- signals ---------------------------------------------------------------------------------
     def _context(self, records, norm_lex, signals, where: Filter, pool: dict) -> None:

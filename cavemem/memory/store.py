@@ -336,6 +336,12 @@ class MemoryStore:
         # detail=none cannot check adjacency: confirm each hit on the text itself
         return [seq for seq, text in self.read(q, [expr, *params, k * 4]) if needle in text.lower()][:k]
 
+    def window_seqs(self, where: "Filter", start_us: int, end_us: int, k: int) -> list[int]:
+        """The newest ``k`` memories matching ``where`` with start ≤ ts < end."""
+        sql, params = where.sql(prefix=" AND ")
+        return [r[0] for r in self.read("SELECT seq FROM memories WHERE ts >= ? AND ts < ?" + sql + " ORDER BY ts DESC LIMIT ?",
+                                        [start_us, end_us, *params, k])]
+
     def neighbors(self, rec: MemoryRecord, where: "Filter") -> tuple[int | None, int | None]:
         """The memories just before and after ``rec`` in its session (same project)."""
         if not rec.session:

@@ -125,41 +125,18 @@ class CCRStore:
         metadata: bytes = b"",
     ) -> str:
         """Store ``original`` durably and return its handle (idempotent)."""
-        handle = handle_for(original)
-        meta = bytes(metadata or b"")
+        item = dict(content_type=content_type, compressor=compressor, tokens_before=tokens_before,
+                    tokens_after=tokens_after, metadata=metadata)
+        return self.put_many([(original, item)])[0]
+
+    def put_many(self, items: list[tuple[bytes, dict]]) -> list[str]:
+        """Several puts in one transaction (one fsync): ``[(original, put keyword arguments)]``.
+        All or nothing; raises like :meth:`put`."""
+        handles = []
         try:
             with self.db.transaction() as conn:
-                row = conn.execute(
-                    "SELECT content_type, compressor, tokens_before, tokens_after, length(original), "
-                    "coalesce(metadata, x'') FROM recoveries WHERE handle = ?",
-                    (handle,),
-                ).fetchone()
-                if row is not None and row[:5] == (content_type, compressor, tokens_before, tokens_after, len(original)) and bytes(row[5]) == meta:
-                    return handle  # identical repeat: no write, succeeds even at the cap
-                existing = 0 if row is None else row[4] + len(row[5])
-                used = conn.execute("SELECT storage_bytes FROM ccr_usage WHERE id = 1").fetchone()[0]
-                if used - existing + len(original) + len(meta) > self.max_bytes:
-                    raise BudgetExceeded("ccr put: ccr: storage budget exceeded")
-                if row is None:
-                    conn.execute(
-                        "INSERT INTO recoveries (handle, created_at, content_type, compressor, tokens_before, "
-                        "tokens_after, original, metadata) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                        (handle, _now(), content_type, compressor, tokens_before, tokens_after, original, meta or None),
-                    )
-                else:
-                    # zero-accounting guard: a raw put (tokens_before 0) keeps measured stats
-                    keep_old = tokens_before == 0 and row[2] > 0
-                    conn.execute(
-                        "UPDATE recoveries SET created_at = ?, original = ?, "
-                        "content_type = CASE WHEN ? THEN content_type ELSE ? END, "
-                        "compressor = CASE WHEN ? THEN compressor ELSE ? END, "
-                        "tokens_before = CASE WHEN ? THEN tokens_before ELSE ? END, "
-                        "tokens_after = CASE WHEN ? THEN tokens_after ELSE ? END, "
-                        "metadata = CASE WHEN metadata IS NULL OR length(metadata) = 0 THEN ? ELSE metadata END "
-                        "WHERE handle = ?",
-                        (_now(), original, keep_old, content_type, keep_old, compressor, keep_old, tokens_before,
-                         keep_old, tokens_after, meta or None, handle),
-                    )
+                for original, kw in items:
+                    handles.append(self._put_in(conn, original, **kw))
         except BudgetExceeded:
             raise
         except sqlite3.Error as exc:
@@ -167,6 +144,43 @@ class CCRStore:
             if "database or disk is full" in text or "sqlite_full" in text:
                 raise BudgetExceeded("ccr put: ccr: storage budget exceeded") from exc
             raise StoreUnavailable(f"ccr put: {exc}") from exc
+        return handles
+
+    def _put_in(self, conn, original: bytes, *, content_type: str, compressor: str, tokens_before: int,
+                tokens_after: int, metadata: bytes = b"") -> str:
+        handle = handle_for(original)
+        meta = bytes(metadata or b"")
+        row = conn.execute(
+            "SELECT content_type, compressor, tokens_before, tokens_after, length(original), "
+            "coalesce(metadata, x'') FROM recoveries WHERE handle = ?",
+            (handle,),
+        ).fetchone()
+        if row is not None and row[:5] == (content_type, compressor, tokens_before, tokens_after, len(original)) and bytes(row[5]) == meta:
+            return handle  # identical repeat: no write, succeeds even at the cap
+        existing = 0 if row is None else row[4] + len(row[5])
+        used = conn.execute("SELECT storage_bytes FROM ccr_usage WHERE id = 1").fetchone()[0]
+        if used - existing + len(original) + len(meta) > self.max_bytes:
+            raise BudgetExceeded("ccr put: ccr: storage budget exceeded")
+        if row is None:
+            conn.execute(
+                "INSERT INTO recoveries (handle, created_at, content_type, compressor, tokens_before, "
+                "tokens_after, original, metadata) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (handle, _now(), content_type, compressor, tokens_before, tokens_after, original, meta or None),
+            )
+        else:
+            # zero-accounting guard: a raw put (tokens_before 0) keeps measured stats
+            keep_old = tokens_before == 0 and row[2] > 0
+            conn.execute(
+                "UPDATE recoveries SET created_at = ?, original = ?, "
+                "content_type = CASE WHEN ? THEN content_type ELSE ? END, "
+                "compressor = CASE WHEN ? THEN compressor ELSE ? END, "
+                "tokens_before = CASE WHEN ? THEN tokens_before ELSE ? END, "
+                "tokens_after = CASE WHEN ? THEN tokens_after ELSE ? END, "
+                "metadata = CASE WHEN metadata IS NULL OR length(metadata) = 0 THEN ? ELSE metadata END "
+                "WHERE handle = ?",
+                (_now(), original, keep_old, content_type, keep_old, compressor, keep_old, tokens_before,
+                 keep_old, tokens_after, meta or None, handle),
+            )
         return handle
 
     def get(self, handle: str) -> bytes:
