@@ -8,6 +8,7 @@ licences, configs, sources). Nothing is synthesised. Each command is listed belo
 
     python scripts/make_fixtures.py            # regenerate fixtures/ and fixtures/README.md
     python scripts/make_fixtures.py --check    # verify only: sizes, detected types, manifest facts
+    python scripts/make_fixtures.py --readme   # rewrite fixtures/README.md from the lists below
 
 Outputs vary a little between machines and runs (timestamps, durations, installed versions), so
 after regenerating run ``--check``: it confirms every fact the manifest grades still occurs in
@@ -290,6 +291,12 @@ what a good compressor should reach), and `byte_identical` for payloads that gen
 to save. Names are `<expected content type>/<what it is>`; the tests check that every fixture
 without a forced `type` is auto-detected as that type.
 
+Payloads whose every unit is distinct — licence clauses, a package table where each row is a
+different package, a dpkg log where each line names a different package — are kept whole by the
+compressors' redundancy policy (a unit is dropped only when units like it stay visible), so they
+are graded on their facts alone. `scripts/bench_compare.py` runs this set, the caveman engine's 17
+reference fixtures, and the Headroom peer side by side.
+
 Regenerate with `python scripts/make_fixtures.py`, then check with
 `python scripts/make_fixtures.py --check` (sizes, detected types, every graded fact still present):
 timestamps, durations and installed versions differ between machines, so a regenerated set may need
@@ -352,9 +359,13 @@ def check() -> int:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--check", action="store_true", help="verify the existing fixtures only")
+    ap.add_argument("--readme", action="store_true", help="rewrite fixtures/README.md only")
     args = ap.parse_args()
     if args.check:
         return check()
+    if args.readme:
+        write_readme()
+        return 0
     if shutil.which("git") is None:
         raise SystemExit("git is required")
     generate()
