@@ -502,3 +502,41 @@ def test_table_rendering(tmp_path):
     assert "named-failure" in text and "FAIL" in text and '- output missing "absent-marker"' in text
     assert "0/1 fixtures passed" in text and "capacity max: too small" in text
     assert "not available" in render_table(Report(), None)
+
+
+@pytest.mark.skipif(__import__("shutil").which("script") is None, reason="util-linux script(1) not installed")
+def test_terminal_gets_progress_bar_and_table(tmp_path):
+    """Under a pseudo-terminal: a rich progress bar on stderr and the readable table on stdout."""
+    import shlex
+    import subprocess
+    import sys
+
+    ok = write_dir(tmp_path / "ok", "fixtures:\n  - {name: tty-fixture, file: a.txt, graders: [{type: byte_identical}]}\n", {"a.txt": b"hi\n"})
+    exe = Path(sys.executable).parent / "cavemem"
+    cmd = f"{shlex.quote(str(exe))} evals run --fixtures {shlex.quote(str(ok))}"
+    proc = subprocess.run(["script", "-qec", cmd, "/dev/null"], capture_output=True, timeout=120)
+    out = proc.stdout.decode(errors="replace")
+    assert "tty-fixture" in out and "1/1 fixtures passed" in out
+    assert "\x1b[?25l" in out  # rich hides the cursor while drawing its progress bar
+    assert not out.lstrip().startswith("{")  # a table, not JSON
+
+
+def test_bad_input_never_crashes_the_harness(tmp_path):
+    deep = "fixtures:\n  - {name: a, file: a, graders: [{type: x, reference: " + "[" * 3000 + "]" * 3000 + "}]}\n"
+    try:
+        parse_manifest(deep)
+    except ManifestError as exc:
+        assert str(exc).startswith("parse manifest: ")
+    for junk in (b"\xff\xfe\x00garbage: [", b"\x00" * 1000, b"- - - -\n" * 10000):
+        with pytest.raises(ManifestError):
+            parse_manifest(junk)
+    nested = b"[" * 100000 + b"]" * 100000
+    assert extract_tool_names(nested) == [nested.decode()]  # too deep for JSON: raw text split
+    assert not grade(g("json_schema", reference={"type": "array"}), subj(nested)).passed
+    import time
+
+    t0 = time.perf_counter()
+    r = grade(g("json_schema", reference={"pattern": "^(a+)+$"}), subj(('"' + "a" * 5000 + '!"').encode()))
+    assert not r.passed and time.perf_counter() - t0 < 5
+    big = b"word " * 400000  # 2 MB
+    assert count_words(big) == 400000

@@ -270,12 +270,20 @@ def _check_duplicate_keys(node) -> None:
             stack.extend(n.value)
 
 
+def _problem(exc) -> str:
+    """One line describing a YAML error (PyYAML's own text spans several lines)."""
+    return " ".join(str(exc).split())
+
+
 def parse_manifest(data: bytes | str) -> Manifest:
     """Parse manifest bytes. Raises :class:`ManifestError`."""
     import yaml
 
     text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
-    loader = _loader(text)
+    try:
+        loader = _loader(text)
+    except yaml.YAMLError as exc:  # e.g. control characters the YAML reader refuses
+        raise ManifestError(f"parse manifest: yaml: {_problem(exc)}") from None
     try:
         try:
             root = loader.get_single_node()
@@ -283,7 +291,7 @@ def parse_manifest(data: bytes | str) -> Manifest:
             line = exc.problem_mark.line + 1 if exc.problem_mark else 0
             raise ManifestError(f"parse manifest: yaml: line {line}: {exc.problem}") from None
         except yaml.YAMLError as exc:
-            raise ManifestError(f"parse manifest: yaml: {exc}") from None
+            raise ManifestError(f"parse manifest: yaml: {_problem(exc)}") from None
         if root is None:
             return Manifest()
         _check_duplicate_keys(root)
