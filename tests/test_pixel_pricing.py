@@ -75,7 +75,7 @@ def test_safety_margin_float_semantics():
         ("o1", 512, 512, 75 + 150),
         ("gpt-5.6", 1024, 1024, 1024),
         ("gpt-5-nano", 64, 64, 10),  # 4 patches x 2.46
-        ("openai/gpt-5.6", 512, 512, 85 + 170),  # prefix not stripped: default tile profile
+        ("openai/gpt-5.6", 512, 512, 256),  # decided: the router prefix is dropped (reference: tile default)
     ],
 )
 def test_openai_vision_tokens(model, w, h, tokens):

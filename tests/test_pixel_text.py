@@ -111,7 +111,8 @@ def test_count_visual_rows():
     assert count_visual_rows("abc\u21b5def", 100) == 2
     assert count_visual_rows("", 10) == 1
     assert count_visual_rows("a" * 25, 10) == 3
-    assert count_visual_rows("\u4e2d" * 10, 10) == 1  # the gate under-counts wide glyphs (kept)
+    assert count_visual_rows("\u4e2d" * 10, 10) == 2  # decided: wide glyphs count 2 cells
+    assert count_visual_rows("\U0001f600" * 10, 10) == 1  # an emoji is one (dropped) cell
 
 
 def test_wrap_one_megabyte_line_is_fast():

@@ -80,9 +80,10 @@ _DEFAULT_VISION = Vision("tile", base=85, per_tile=170)
 
 
 def builtin_gpt_profile(model: str) -> GptProfile:
-    """First matching built-in rule on the lower-cased model (a provider prefix such as
-    ``openai/`` is not stripped, so it falls to the default tile profile)."""
-    m = model.lower()
+    """First matching built-in rule on the lower-cased model name. A router prefix such as
+    ``openai/`` is dropped first (the reference does not, so ``openai/gpt-5.6`` fell to the
+    default tile profile; decided: price the model that is actually named)."""
+    m = model.lower().rsplit("/", 1)[-1]
     for match, vision in _BUILTIN_PROFILES:
         if match(m):
             return GptProfile(vision)
@@ -163,11 +164,13 @@ def _override_profiles() -> dict[str, GptProfile]:
 
 
 def gpt_profile(model: str) -> GptProfile:
-    """The env override with the longest matching key prefix, else the built-in profile."""
+    """The env override with the longest matching key prefix (of the full name or the name
+    without its router prefix), else the built-in profile."""
     m = model.lower()
+    names = {m, m.rsplit("/", 1)[-1]}
     best = None
     for key, prof in _override_profiles().items():
-        if m.startswith(key) and (best is None or len(key) > len(best[0])):
+        if any(n.startswith(key) for n in names) and (best is None or len(key) > len(best[0])):
             best = (key, prof)
     return best[1] if best else builtin_gpt_profile(m)
 

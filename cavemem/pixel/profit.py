@@ -22,7 +22,7 @@ from .geometry import (
 )
 from .prepare import NL_SENTINEL, js_len
 from .pricing import CACHE_CREATE_RATE, CACHE_READ_RATE, CHARS_PER_TOKEN, anthropic_image_tokens, with_margin
-from .wrap import count_visual_rows, measure_content_cols
+from .wrap import count_visual_rows, measure_content_cols, measure_line_cols
 
 BURN_FACTOR = CACHE_CREATE_RATE - CACHE_READ_RATE  # 1.15: re-creating a warm cache
 
@@ -186,7 +186,7 @@ def truncate_for_budget(
     char_budget = max(128, max_images * max_chars * max(1, num_cols) - 512)
     sep = "\n" if "\n" in text else NL_SENTINEL
     lines = text.split(sep)
-    costs = [(max(1, -(-js_len(ln) // cols)), js_len(ln) + 1) for ln in lines]
+    costs = [(max(1, -(-measure_line_cols(ln) // cols)), js_len(ln) + 1) for ln in lines]
 
     def take(indices, rows_left: int, chars_left: int, minimum: int) -> list[int]:
         got: list[int] = []

@@ -9,7 +9,7 @@ split across rows.
 from __future__ import annotations
 
 from .atlas import get_atlas
-from .prepare import NL_SENTINEL, expand_tabs_in_line, js_len, minify_for_render
+from .prepare import NL_SENTINEL, expand_tabs_in_line, minify_for_render
 
 
 def measure_line_cols(line: str) -> int:
@@ -73,13 +73,16 @@ def wrap_lines(text: str, cols: int) -> list[str]:
 
 
 def count_visual_rows(text: str, cols: int) -> int:
-    """The profitability gate's row estimate: UTF-16 units per row, so a wide glyph counts one
-    unit (the reference under-counts CJK rows here; kept so verdicts match)."""
+    """The profitability gate's row estimate: each ``\n`` or ``↵`` closes a group of
+    ``max(1, ceil(cells / cols))`` rows (the ``↵`` itself counts one cell).
+
+    Decided deviation: cells, not UTF-16 units, so a wide CJK glyph counts 2 (the reference
+    under-counts CJK rows here) and an emoji 1 (it is drawn as one dropped cell)."""
     cols = max(1, cols)
     rows = 0
     for line in text.split("\n"):
         parts = line.split(NL_SENTINEL)
         for part in parts[:-1]:
-            rows += max(1, -(-(js_len(part) + 1) // cols))
-        rows += max(1, -(-js_len(parts[-1]) // cols))
+            rows += max(1, -(-(measure_line_cols(part) + 1) // cols))
+        rows += max(1, -(-measure_line_cols(parts[-1]) // cols))
     return rows
