@@ -73,8 +73,9 @@ def resolve_draw(req: RenderRequest) -> DensityDraw:
     return resolve_density_draw(req.model, level)
 
 
-def render_bytes(data: bytes, req: RenderRequest) -> RenderRun:
-    """Render input bytes (bad UTF-8 bytes become U+FFFD) per the CLI pipeline's four branches."""
+def render_bytes(data: bytes, req: RenderRequest, count_text_tokens: bool = True) -> RenderRun:
+    """Render input bytes (bad UTF-8 bytes become U+FFFD) per the CLI pipeline's four branches.
+    ``count_text_tokens=False`` skips the o200k count of the input (benchmarks time rendering)."""
     from ..tokens import count_tokens
 
     text = go_text(data)
@@ -98,7 +99,7 @@ def render_bytes(data: bytes, req: RenderRequest) -> RenderRun:
         pages = render_text_to_pngs_with_char_limit(
             source, measure_content_cols(source, cols), draw.char_budget, draw.style, draw.canvas_h
         )
-    return RenderRun(pages, draw, draw.level, count_tokens(data))
+    return RenderRun(pages, draw, draw.level, count_tokens(data) if count_text_tokens else 0)
 
 
 def page_path(path: str, index: int) -> str:
