@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .stem import stem
 
@@ -73,29 +74,38 @@ def _term(low: str) -> str | None:
 
 def _word_terms(raw: str, out: list[str], raw_of: dict[str, str] | None) -> None:
     """Terms of one letters-and-digits run that contains no CJK."""
+    pairs = _word_pairs(raw)
+    for t, surface in pairs:
+        out.append(t)
+        if raw_of is not None:
+            raw_of.setdefault(t, surface)
+
+
+@lru_cache(maxsize=131072)
+def _word_pairs(raw: str) -> tuple[tuple[str, str], ...]:
+    """(term, lower-case surface form) pairs for one word; memoised, words repeat a lot."""
     low = raw.lower()
     if not low.isascii():
         low = _fold_latin(low)
+    out: list[tuple[str, str]] = []
     t = _term(low)
     if t is not None:
-        out.append(t)
-        if raw_of is not None:
-            raw_of.setdefault(t, low)
+        out.append((t, low))
     if len(raw) < 3 or not raw.isascii():
-        return
+        return tuple(out)
     parts: list[str] = []
-    if not raw.islower() and not raw.isupper() and any(c.isupper() for c in raw[1:]):
+    tail = raw[1:]
+    if tail != low[1:] and not raw.isupper():  # an upper-case letter after the first: camelCase
         parts = _CAMEL_PART.findall(raw)
     elif not raw.isalpha() and not raw.isdigit():
         parts = _ALNUM_PART.findall(low)
-    if len(parts) < 2:
-        return
-    for part in parts:
-        pt = _term(part.lower())
-        if pt is not None and pt != t:
-            out.append(pt)
-            if raw_of is not None:
-                raw_of.setdefault(pt, part.lower())
+    if len(parts) >= 2:
+        for part in parts:
+            plow = part.lower()
+            pt = _term(plow)
+            if pt is not None and pt != t:
+                out.append((pt, plow))
+    return tuple(out)
 
 
 def _cjk_terms(run: str, out: list[str]) -> None:

@@ -20,12 +20,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from ..errors import CaveError
-from . import ids, privacy, project as projects
+from . import ids, project as projects
 from .rank import ExtraScorer, RankConfig, Ranker, config_from_env
-from .store import Filter, MemoryRecord, MemoryStore, bump_corpus, delete_row, index_terms, insert_row, open_memory_store
-from .transfer import KINDS, MAX_MEMORY_BYTES, ImportReport, export_line, export_records, import_lines, require_kind
+from .store import (KINDS, MAX_MEMORY_BYTES, Filter, MemoryRecord, MemoryStore, bump_corpus, delete_row, index_terms,
+                    insert_row, mark_superseded, open_memory_store, require_kind)
+
+if TYPE_CHECKING:
+    from .transfer import ImportReport
 
 DEFAULT_LIMIT = 5
 DEFAULT_TOKEN_BUDGET = 2000
@@ -178,6 +182,8 @@ class Memory:
         if n > MAX_MEMORY_BYTES:
             raise _too_large(n)
         had_text = bool(text.strip())
+        from . import privacy  # only writes need the secret patterns
+
         cleaned, redacted, spans = privacy.clean(text, redact_secrets=self.redact if redact is None else redact)
         if not cleaned.strip():
             if had_text and spans:
@@ -269,11 +275,7 @@ class Memory:
         rec.entity = rec.entity or dup.entity
         terms[:] = index_terms(rec)
         insert_row(conn, rec, terms)
-        until = rec.valid_from if rec.ts >= dup.ts else dup.valid_from
-        conn.execute(
-            "UPDATE memories SET valid_until = ?, superseded_by = ? WHERE seq = ? AND valid_until IS NULL",
-            (until, rec.id, dup.seq),
-        )
+        mark_superseded(conn, dup, rec.valid_from if rec.ts >= dup.ts else dup.valid_from, rec.id)
 
     # -- supersede / history / forget -----------------------------------------------------------
     def supersede(self, mem_id: str, text, *, redact: bool | None = None) -> MemoryRecord:
@@ -287,6 +289,8 @@ class Memory:
         n = _utf8_len(text)
         if n > MAX_MEMORY_BYTES:
             raise _too_large(n)
+        from . import privacy
+
         cleaned, redacted, spans = privacy.clean(text, redact_secrets=self.redact if redact is None else redact)
         if not cleaned.strip():
             raise CaveError("cave_memory_empty", "nothing left to remember after removing <private> spans")
@@ -310,11 +314,7 @@ class Memory:
                 raise CaveError("cave_memory_conflict", f"replacement memory {new.id} already exists")
             terms = index_terms(new)
             insert_row(conn, new, terms)
-            cur = conn.execute(
-                "UPDATE memories SET valid_until = ?, superseded_by = ? WHERE seq = ? AND valid_until IS NULL",
-                (stamp, new.id, old.seq),
-            )
-            if cur.rowcount != 1:
+            if not mark_superseded(conn, old, stamp, new.id):
                 raise CaveError("cave_memory_conflict", f"memory {mem_id} changed during supersede")
             bump_corpus(conn, 1, len(terms))
             new.extra = {"status": "superseded"}
@@ -384,9 +384,19 @@ class Memory:
         return self.store.write(txn, "forget") if victims else []
 
     def _purge(self, gone: list[MemoryRecord]) -> dict:
-        """Delete recovery-store copies of forgotten texts (best effort; never blocks forget)."""
+        """Delete derived copies of forgotten texts — recovery-store originals and, when the
+        [embed] extra is on for the store, their vectors (best effort; never blocks forget)."""
         if not gone:
             return {}
+        from ..embed import forget_vectors
+
+        vectors = forget_vectors(self.store.path, [r.id for r in gone])  # no-op unless [embed] is on
+        out = self._purge_ccr(gone)
+        for key, value in vectors.items():
+            out[key] = out.get(key, []) + value if key == "warnings" else value
+        return out
+
+    def _purge_ccr(self, gone: list[MemoryRecord]) -> dict:
         import os
 
         from .. import paths
@@ -526,6 +536,8 @@ class Memory:
     # -- export / import -----------------------------------------------------------------------
     def export(self, *, project: str | None = None) -> Iterator[str]:
         """JSON lines of every stored version (all projects, or exactly ``project``)."""
+        from .transfer import export_line, export_records
+
         where = Filter(projects=None if project is None or project == projects.ALL_PROJECTS else (projects.normalize_project(project),),
                        current_only=False)
         for rec in export_records(self.store, where):
@@ -533,6 +545,8 @@ class Memory:
 
     def import_lines(self, lines: Iterable[str | bytes], *, redact: bool | None = None, progress=None) -> ImportReport:
         """Import JSON lines (see :mod:`cavemem.memory.transfer`); bad lines are reported, not fatal."""
+        from .transfer import import_lines
+
         return import_lines(
             self.store, lines, redact=self.redact if redact is None else redact,
             now=ids.format_time(self._now()), progress=progress,

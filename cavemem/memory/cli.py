@@ -16,7 +16,7 @@ from ..cli import io
 from ..cli.args import Arg, Command, Opt, command, non_negative_int
 from ..errors import CaveError
 from . import render
-from .transfer import KINDS, MAX_MEMORY_BYTES
+from .store import KINDS, MAX_MEMORY_BYTES
 
 _PROJECT = Opt("--project", "-p", "P", "project scope (default: the git root's name; '' = global)")
 _ALL = Opt("--all", help="every project")

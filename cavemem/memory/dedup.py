@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 import sqlite3
 
-from .store import Filter, MemoryRecord, _SELECT, record_from_row
+from .store import _SELECT, Filter, MemoryRecord, fts_query, record_from_row
 
 THRESHOLD = 0.85
 MAX_TEXT_CHARS = 32 * 1024  # longer texts are deduplicated by exact id only
@@ -51,15 +51,10 @@ def find_near_duplicate(conn: sqlite3.Connection, rec: MemoryRecord, terms: list
     if len(rec.text) > MAX_TEXT_CHARS or not terms:
         return None
     probe = sorted(set(terms), key=lambda t: (-len(t), t))[:_PROBE_TERMS]
-    expr = " OR ".join('"' + t.replace('"', '""') + '"' for t in probe)
-    where_sql, params = Filter(projects=(rec.project,)).sql(alias="m", prefix=" AND ")
-    rows = conn.execute(
-        "SELECT f.rowid FROM mem_fts AS f JOIN memories AS m ON m.seq = f.rowid WHERE mem_fts MATCH ?"
-        + where_sql + " ORDER BY bm25(mem_fts) LIMIT ?",
-        [expr, *params, _CANDIDATES],
-    ).fetchall()
+    sql, params = fts_query(probe, Filter(projects=(rec.project,)), _CANDIDATES)
+    rows = conn.execute(sql, params).fetchall()
     best: tuple[float, MemoryRecord] | None = None
-    for (seq,) in rows:
+    for seq, _ in rows:
         row = conn.execute(_SELECT + " WHERE seq = ?", (seq,)).fetchone()
         if row is None:
             continue

