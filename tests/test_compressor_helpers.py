@@ -379,7 +379,7 @@ _VALUES = st.sampled_from(["ok", "fail", "a b", "", "1", "2.50", "-3", "1e2", "a
     st.sampled_from([BIG, 300, 150]),
 )
 def test_summarize_objects_matches_per_unit_definition(run, elided):
-    from cavemem.compressors.invariants import summarize_objects
+    from cavemem.compressors.invariant_columns import summarize_objects
 
     assert summarize_objects(run, elided) == summarize_elided(map(object_fields, run), elided)
 
@@ -392,14 +392,14 @@ _LOG_PIECES = st.sampled_from(
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.lists(_LOG_PIECES, min_size=0, max_size=4).map(" ".join), min_size=2, max_size=10), st.sampled_from([BIG, 200]))
 def test_bulk_logfmt_matches_per_line_definition(lines, elided):
-    from cavemem.compressors import invariants
+    from cavemem.compressors import invariant_columns
 
-    old = invariants.BULK_LINES_MIN
-    invariants.BULK_LINES_MIN = 0
+    old = invariant_columns.BULK_LINES_MIN
+    invariant_columns.BULK_LINES_MIN = 0
     try:
-        fast = invariants.summarize_lines(lines, elided)
+        fast = invariant_columns.summarize_lines(lines, elided)
     finally:
-        invariants.BULK_LINES_MIN = old
+        invariant_columns.BULK_LINES_MIN = old
     assert fast == summarize_elided(map(line_fields, lines), elided)
 
 
@@ -416,7 +416,7 @@ def test_bm25_fast_scores_equal_reference(docs, query):
 
 
 def test_regular_logfmt_fast_path_matches_definition():
-    from cavemem.compressors.invariants import summarize_lines
+    from cavemem.compressors.invariant_columns import summarize_lines
 
     regular = [f'ts=t{i} level=INFO msg="req {i % 3} ok" who=\'svc\' n={i}' for i in range(100)]
     irregular = list(regular)

@@ -19,7 +19,8 @@ from __future__ import annotations
 import re
 
 from .base import Compressor, Metadata
-from .invariants import ELISION_NOTE_MIN_ELIDED_BYTES, elision_note, summarize_objects, worth_eliding
+from .invariant_columns import summarize_objects
+from .invariants import ELISION_NOTE_MIN_ELIDED_BYTES, elision_note, worth_eliding
 from .json_canonical import Codec, decode_document
 from .json_outliers import anomaly_indices, change_point_seams, leaf_series, primary_series
 from .linescan import line_indices, word_hit_positions

@@ -16,13 +16,8 @@ from __future__ import annotations
 import re
 
 from .base import Compressor
-from .invariants import (
-    ELISION_NOTE_MIN_ELIDED_BYTES,
-    ELISION_NOTE_PREFIX,
-    elision_note,
-    summarize_lines,
-    worth_eliding,
-)
+from .invariant_columns import summarize_lines
+from .invariants import ELISION_NOTE_MIN_ELIDED_BYTES, ELISION_NOTE_PREFIX, elision_note, worth_eliding
 from .lineends import cr_suffix, join_lines, split_lines
 from .linescan import line_indices, literal_hit_positions, word_hit_positions
 from .redundancy import keep_non_redundant
