@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 
 from ..gocompat import Number, go_quote, trim_space
-from .jsonvalue import _go_string
+from .jsonvalue import go_string
 
 
 class EncodeError(ValueError):
@@ -81,7 +81,7 @@ def encode_scalar(v, delimiter: str = DELIMITER) -> str:
             raise EncodeError(f"number {str(v)!r} is not a JSON number literal")
         return str(v)
     if isinstance(v, str):
-        if _go_string(v) != v:
+        if go_string(v) != v:
             raise EncodeError("string holds an unpaired surrogate")
         return go_quote(v) if needs_quote(v, delimiter) else v
     if isinstance(v, int):
@@ -220,7 +220,7 @@ def decode_scalar(token: str, line_no: int):
             raise DecodeError(f"line {line_no}: bad quoted string {token[:40]!r}") from None
         if not isinstance(s, str):
             raise DecodeError(f"line {line_no}: bad quoted string {token[:40]!r}")
-        return _go_string(s)
+        return go_string(s)
     if token == "true":
         return True
     if token == "false":

@@ -30,7 +30,7 @@ _SURROGATE_HINT = re.compile(r"\\u[dD][89a-fA-F]|[\ud800-\udfff]")
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def _go_string(s: str) -> str:
+def go_string(s: str) -> str:
     """Go's decoder turns every unpaired surrogate into U+FFFD (paired ones are already joined)."""
     return _LONE_SURROGATE.sub("\ufffd", s) if _LONE_SURROGATE.search(s) else s
 
@@ -42,7 +42,7 @@ class _DuplicateKey(ValueError):
 def _unique_object(pairs: list) -> dict:
     obj: dict = {}
     for key, value in pairs:
-        key = _go_string(key)
+        key = go_string(key)
         if key in obj:
             raise _DuplicateKey(key)
         obj[key] = value
@@ -73,7 +73,7 @@ def parse_json(data: bytes | str):
     except ValueError as exc:
         raise JSONValueError(f"invalid JSON: {exc}") from None
     if _SURROGATE_HINT.search(text):
-        value = map_scalars(value, on_string=_go_string)
+        value = map_scalars(value, on_string=go_string)
     return value
 
 
