@@ -205,6 +205,7 @@ class Ranker:
         for got in extra_scores.values():
             pool.update(dict.fromkeys(got))
         if not pool:
+            self.diagnostics = {"terms": list(weights), "refused": True, "reason": "no memory shares a term"}
             return []
 
         bodies = {seq: Counter(b) for seq, b in self.store.bodies(pool).items()}

@@ -1,0 +1,151 @@
+"""Secret redaction and <private> spans: what never reaches the memory store."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cavemem.memory.privacy import clean, redact, strip_private
+
+# (kind, text containing the secret, the secret itself) — at least one per supported format
+SECRETS = [
+    ("aws_access_key_id", "aws key AKIAIOSFODNN7EXAMPLE in the config", "AKIAIOSFODNN7EXAMPLE"),
+    ("aws_access_key_id", "temporary ASIAY34FZKBOKMUTVV7A credentials", "ASIAY34FZKBOKMUTVV7A"),
+    ("aws_secret_access_key", "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"),
+    ("github_token", "export GH=ghp_" + "A1b2C3d4E5" * 3 + "abcdef", "ghp_" + "A1b2C3d4E5" * 3 + "abcdef"),
+    ("github_token", "use github_pat_11ABCDEFG0abcdefghijkl_mnopqrstuvwxyz0123456789ABCDEFGHIJ for ci",
+     "github_pat_11ABCDEFG0abcdefghijkl_mnopqrstuvwxyz0123456789ABCDEFGHIJ"),
+    ("gitlab_token", "token glpat-xYz1234567890abcdefGH here", "glpat-xYz1234567890abcdefGH"),
+    ("anthropic_api_key", "ANTHROPIC key sk-ant-api03-" + "a" * 40, "sk-ant-api03-" + "a" * 40),
+    ("openai_api_key", "openai sk-proj-" + "Zx9" * 15, "sk-proj-" + "Zx9" * 15),
+    ("slack_token", "bot xoxb-1234567890-0987654321-AbCdEfGhIjKlMnOp", "xoxb-1234567890-0987654321-AbCdEfGhIjKlMnOp"),
+    ("slack_webhook", "post to https://hooks.slack.com/services/T000/B000/XXXXXXXXXXXXXXXXXXXXXXXX now",
+     "https://hooks.slack.com/services/T000/B000/XXXXXXXXXXXXXXXXXXXXXXXX"),
+    ("stripe_key", "stripe sk_live_" + "4eC39HqLyjWDarjtT1zdp7dc", "sk_live_4eC39HqLyjWDarjtT1zdp7dc"),
+    ("stripe_webhook_secret", "hook whsec_" + "b" * 32, "whsec_" + "b" * 32),
+    ("google_api_key", "maps AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY key", "AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY"),
+    ("npm_token", "//registry.npmjs.org/:_authToken=npm_" + "c" * 36, "npm_" + "c" * 36),
+    ("pypi_token", "pypi-AgEIcHlwaS5vcmc" + "d" * 60, "pypi-AgEIcHlwaS5vcmc" + "d" * 60),
+    ("huggingface_token", "hf_" + "e" * 34 + " for the hub", "hf_" + "e" * 34),
+    ("digitalocean_token", "dop_v1_" + "0123456789abcdef" * 4, "dop_v1_" + "0123456789abcdef" * 4),
+    ("sendgrid_api_key", "SG.abcdefghijklmnopqrstuv.ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdefg",
+     "SG.abcdefghijklmnopqrstuv.ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdefg"),
+    ("twilio_api_key", "twilio SK" + "0123456789abcdef" * 2, "SK" + "0123456789abcdef" * 2),
+    ("shopify_token", "shpat_" + "a1b2c3d4" * 4, "shpat_" + "a1b2c3d4" * 4),
+    ("telegram_bot_token", "bot 123456789:AA" + "F" * 33, "123456789:AA" + "F" * 33),
+    ("jwt", "Authorization: eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+     "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"),
+    ("bearer_token", "curl -H 'Authorization: Bearer 9f8e7d6c5b4a39281706abcdef' url", "9f8e7d6c5b4a39281706abcdef"),
+    ("basic_auth", "Authorization: Basic dXNlcjpwYXNzd29yZDEyMw==", "dXNlcjpwYXNzd29yZDEyMw=="),
+    ("url_password", "DATABASE_URL=postgres://admin:s3cr3tP4ss@db.internal:5432/app", "s3cr3tP4ss"),
+    ("azure_storage_key", "DefaultEndpointsProtocol=https;AccountName=x;AccountKey=" + "Q" * 86 + "==", "Q" * 86 + "=="),
+    ("password", "db password=hunter22 for staging", "hunter22"),
+    ("password", 'config: {"password": "correct horse battery"}', "correct horse battery"),
+    ("password", "export DB_PASSWORD=plainlowercaseword", "plainlowercaseword"),
+    ("password", "client_secret: 'abc-123-def'", "abc-123-def"),
+    ("password", "api_key: Zt9Qw2Lm8Rx", "Zt9Qw2Lm8Rx"),
+    ("private_key", "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA7\nabc+/=\n-----END RSA PRIVATE KEY-----",
+     "MIIEowIBAAKCAQEA7"),
+    ("private_key", "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n(truncated)", "b3BlbnNzaC1rZXktdjEAAAAA"),
+]
+
+NEGATIVES = [
+    "No API key in the build",
+    "the password reset flow is required",
+    "password: required",
+    "token budget is 2000 tokens: fine",
+    "rotate the secret every 90 days",
+    "the key insight is that caching helps",
+    "mypassword=abc",
+    "password = ${DB_PASSWORD}",
+    'password: "***"',
+    "see https://example.com/docs/auth for login",
+    "skip the sk-learn import",
+    "the bearer of bad news",
+    "the ghost in the machine",
+    "version 3.11.7 on linux",
+    "the api key lives in vault under ops/deploy",
+    "AKIA is the prefix of aws access key ids",
+    "use Authorization: Bearer <token> in requests",
+    "jwt tokens start with eyJ",
+    "SELECT * FROM users WHERE token_id = 42",
+    "the port is 8080 and the host is db.internal",
+]
+
+
+@pytest.mark.parametrize("kind,text,secret", SECRETS)
+def test_secrets_are_replaced_by_typed_placeholders(kind, text, secret):
+    out, found = redact(text)
+    assert secret not in out
+    assert f"[REDACTED:{kind}]" in out
+    assert found.get(kind, 0) >= 1
+
+
+def test_there_are_at_least_twenty_formats():
+    assert len({k for k, _, _ in SECRETS}) >= 20
+
+
+@pytest.mark.parametrize("text", NEGATIVES)
+def test_ordinary_text_is_left_alone(text):
+    assert redact(text) == (text, {})
+
+
+def test_surrounding_text_survives():
+    out, _ = redact("prod: password=hunter22 then AKIAIOSFODNN7EXAMPLE done")
+    assert out == "prod: password=[REDACTED:password] then [REDACTED:aws_access_key_id] done"
+
+
+@pytest.mark.parametrize("text,want,spans", [
+    ("keep <private>secret</private> this", "keep  this", 1),
+    ("a <PRIVATE>x</Private> b <private >y</private > c", "a  b  c", 2),
+    ("multi <private>line\nspan\n</private>end", "multi end", 1),
+    ("unclosed <private> everything after is hidden", "unclosed ", 1),
+    ("stray </private> close tag", "stray  close tag", 1),
+    ("<private>all of it</private>", "", 1),
+    ("recalled <cavemem-context>[cavemem recall · 1 memory]\n- old</cavemem-context> new", "recalled  new", 1),
+    ("no tags < here > at all", "no tags < here > at all", 0),
+])
+def test_private_spans(text, want, spans):
+    assert strip_private(text) == (want, spans)
+
+
+def test_private_spans_are_removed_even_without_redaction():
+    out, kinds, spans = clean("x <private>password=hunter22</private> y password=hunter23", redact_secrets=False)
+    assert out == "x  y password=hunter23" and kinds == {} and spans == 1
+
+
+@pytest.mark.parametrize("big", [
+    "a" * 1_000_000,
+    "x " * 500_000,
+    "password=" * 100_000,
+    "key: " * 200_000,
+    "AKIA" * 250_000,
+    "<private>" * 100_000,
+    "sk-" * 300_000,
+    "eyJ" * 300_000,
+    "-----BEGIN PRIVATE KEY-----" + "A" * 1_000_000,
+    "https://" + "a:" * 300_000,
+])
+def test_pathological_inputs_finish_fast(big):
+    t0 = time.perf_counter()
+    clean(big)
+    assert time.perf_counter() - t0 < 5
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=400))
+def test_redaction_is_idempotent_and_never_crashes(text):
+    once, _ = redact(text)
+    assert redact(once)[0] == once
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(max_size=200), st.text(max_size=200))
+def test_private_content_never_survives(before, secret):
+    secret = secret.replace("<", "").replace(">", "")
+    text = before.replace("<", "(") + "<private>" + secret + "</private>"
+    out, _ = strip_private(text)
+    assert out == before.replace("<", "(")

@@ -1,0 +1,128 @@
+"""Ranking signals, the refusal gate, packing helpers and pathological queries."""
+
+from __future__ import annotations
+
+import time
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from cavemem import Memory
+from cavemem.memory import ids
+from cavemem.memory.pack import truncate_to_tokens
+from cavemem.memory.rank import RankConfig, Ranker
+from cavemem.memory.store import Filter
+from cavemem.tokens import count_tokens
+
+T0 = datetime(2024, 4, 1, 9, tzinfo=timezone.utc)
+
+
+@pytest.fixture
+def mem(tmp_path):
+    m = Memory(cwd=str(tmp_path), merge=False)
+    yield m
+    m.close()
+
+
+def _conversation(m: Memory) -> dict[str, str]:
+    turns = [
+        ("s1", "Ana: did you ever fix the flaky checkout test?"),
+        ("s1", "Ben: yes, it was a race between the cart cache and the price service"),
+        ("s1", "Ana: nice, thanks!"),
+        ("s2", "Ana: lunch options near the office?"),
+        ("s2", "Ben: the ramen place on fifth street is good"),
+        ("s3", "Ana: the quarterly planning doc is due friday"),
+    ]
+    out = {}
+    for i, (session, text) in enumerate(turns):
+        out[text] = m.remember(text, session=session, at=T0 + timedelta(minutes=i)).id
+    return out
+
+
+def test_an_answer_is_found_through_its_question(mem):
+    ids_by_text = _conversation(mem)
+    hits = [h["id"] for h in mem.recall("flaky checkout test", limit=3)["hits"]]
+    assert hits[0] == ids_by_text["Ana: did you ever fix the flaky checkout test?"]
+    # the answer shares no word with the query: it comes in as the question's neighbour
+    assert ids_by_text["Ben: yes, it was a race between the cart cache and the price service"] in hits
+
+
+def test_without_context_weight_the_answer_is_not_recalled(tmp_path):
+    m = Memory(cwd=str(tmp_path), merge=False, rank_config=RankConfig(context=0.0, session=0.0))
+    ids_by_text = _conversation(m)
+    hits = [h["id"] for h in m.recall("flaky checkout test", limit=3)["hits"]]
+    assert ids_by_text["Ben: yes, it was a race between the cart cache and the price service"] not in hits
+
+
+def test_refusal_gate_and_diagnostics(mem):
+    _conversation(mem)
+    ranker = Ranker(mem.store, RankConfig())
+    where = Filter(projects=("",))
+    assert ranker.rank("spectroscopy of distant quasars", where, 5, ids.to_micros(T0)) == []
+    assert ranker.diagnostics["refused"] is True
+    assert ranker.rank("ramen spectroscopy quasars galaxies", where, 5, ids.to_micros(T0)) == []
+    assert ranker.diagnostics["refused"] is True and ranker.diagnostics["best_coverage"] < 0.35
+    got = ranker.rank("ramen place", where, 5, ids.to_micros(T0))
+    assert got and ranker.diagnostics["best_coverage"] == 1.0 and "refused" not in ranker.diagnostics
+    strict = Ranker(mem.store, RankConfig(min_coverage=1.01))
+    assert strict.rank("ramen place", where, 5, ids.to_micros(T0)) == []
+
+
+def test_dates_in_the_query_do_not_count_as_unknown_words(mem):
+    rec = mem.remember("we moved the office to the harbour building", at=datetime(2023, 7, 12, tzinfo=timezone.utc))
+    for i in range(5):
+        mem.remember(f"unrelated note {i} about gardening and tomatoes", at=datetime(2023, 1, 1 + i, tzinfo=timezone.utc))
+    res = mem.recall("where did we move the office in July 2023?", now="2023-09-01")
+    assert [h["id"] for h in res["hits"]][:1] == [rec.id]
+
+
+def test_a_date_only_query_recalls_that_period(mem):
+    now = datetime(2024, 6, 20, tzinfo=timezone.utc)
+    old = mem.remember("archived the legacy dashboards", at=now - timedelta(days=60))
+    fresh = mem.remember("archived the billing exports", at=now - timedelta(days=2))
+    hits = [h["id"] for h in mem.recall("what did we archive last week", now=now)["hits"]]
+    assert hits[0] == fresh.id and (old.id not in hits or hits.index(old.id) > 0)
+
+
+def test_common_terms_still_find_memories_on_a_larger_store(mem):
+    lines = [f'{{"text": "service {i} logs to the shared collector", "project": ""}}' for i in range(400)]
+    lines.append('{"text": "the shared collector drops logs above 10 MB", "project": ""}')
+    mem.import_lines(lines)
+    hits = mem.recall("shared collector logs", limit=5)["hits"]
+    assert len(hits) == 5
+    assert mem.recall("collector drops 10 MB")["hits"][0]["text"] == "the shared collector drops logs above 10 MB"
+
+
+@pytest.mark.parametrize("query", [
+    "x " * 200_000,
+    "word" * 250_000,
+    " ".join(f"term{i}" for i in range(20_000)),
+    "数据库" * 50_000,
+    "\x00\x01\x02 \ud800 " * 1000,
+])
+def test_pathological_queries_are_answered_quickly(mem, query):
+    mem.remember("the deploy key lives in vault under ops/deploy")
+    t0 = time.perf_counter()
+    res = mem.recall(query)
+    assert time.perf_counter() - t0 < 20
+    assert isinstance(res["hits"], list)
+
+
+def test_truncate_to_tokens():
+    text = "\n".join(f"line {i}: unique marker {i * 7919}" for i in range(3000))
+    for budget in (1, 7, 100, 1000):
+        head = truncate_to_tokens(text, budget)
+        assert text.startswith(head) and count_tokens(head) <= budget
+        longer = text[: len(head) + 1]
+        assert count_tokens(longer) > budget
+    assert truncate_to_tokens("short", 100) == "short"
+    assert truncate_to_tokens("anything", 0) == ""
+
+
+def test_config_overrides():
+    cfg = RankConfig().with_overrides("context=0.1, session=0, candidates=50")
+    assert cfg.context == 0.1 and cfg.session == 0 and cfg.candidates == 50 and isinstance(cfg.candidates, int)
+    with pytest.raises(Exception):
+        RankConfig().with_overrides("context")
+    with pytest.raises(Exception):
+        RankConfig().with_overrides("context=high")
