@@ -3,7 +3,7 @@
 embedding throughput, and a grid that picks the scorer's defaults.
 
     python scripts/bench_memory_embed.py            # measure with the current defaults
-    python scripts/bench_memory_embed.py --tune     # grid (weight, floor, top_k, vouch); chosen on
+    python scripts/bench_memory_embed.py --tune     # grid (weight, floor, neighbors; then vouch); chosen on
                                                     # conversations 0-2, checked on 3-4
     python scripts/bench_memory_embed.py --scale 100000   # also vector search + sync at 100k
 
@@ -88,18 +88,18 @@ def tune(m, convs, turns_of, config, embedder) -> dict:
     """Grid on conversations 0-2 (ranking only), checked on 3-4. Returns the chosen tuning."""
     tune_c, check_c = convs[:3], convs[3:]
     results = []
-    for weight in (0.3, 0.6, 1.0, 1.5):
-        for floor in (0.1, 0.2, 0.3):
-            for top_k in (20, 40, 80):
-                tuning = {"weight": weight, "floor": floor, "top_k": top_k, "vouch": 0.6}
+    for weight in (0.7, 1.0, 1.5):
+        for floor in (0.2, 0.3):
+            for neighbors in (0.0, 0.5):
+                tuning = {"weight": weight, "floor": floor, "top_k": 40, "neighbors": neighbors, "vouch": 0.45}
                 s = make_scorer(m, embedder, **tuning)
                 a = bm.summarize(bm.eval_ranker(with_scorer(m, config, s), tune_c, turns_of, config))
                 results.append({**tuning, "tune_r10": a["turn_recall_at_10"], "tune_s5": a["session_recall_at_5"]})
                 print(f"  {tuning}  r@10 {a['turn_recall_at_10']:.3f}  s@5 {a['session_recall_at_5']:.3f}", flush=True)
     results.sort(key=lambda r: -(r["tune_r10"] + 0.5 * r["tune_s5"]))
-    best = {k: results[0][k] for k in ("weight", "floor", "top_k")}
+    best = {k: results[0][k] for k in ("weight", "floor", "top_k", "neighbors")}
     vouch_rows = []
-    for vouch in (0.5, 0.55, 0.6, 0.65, 0.7, 2.0):
+    for vouch in (0.4, 0.45, 0.5, 0.55, 0.6, 2.0):
         s = make_scorer(m, embedder, **best, vouch=vouch)
         a = bm.summarize(bm.eval_ranker(with_scorer(m, config, s), tune_c, turns_of, config))
         off = offtopic_ranker(m, tune_c, config, [s])

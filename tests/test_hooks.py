@@ -388,8 +388,8 @@ def test_hook_hot_path_imports_nothing_heavy(memory, project):
 
 
 def test_hooks_with_embeddings_enabled(memory, project, cave_home):
-    """Semantic recall in a hook when the store has it switched on; CAVEMAN_HOOK_EMBED=0 keeps
-    the model out (lexical only, no numpy)."""
+    """Semantic recall in a hook with CAVEMAN_HOOK_EMBED=1 on a store that has it switched on;
+    by default hooks stay lexical (no model load, no numpy) even there."""
     from cavemem.embed.scorer import SemanticScorer
 
     memory.remember("Caroline adopted a puppy from the animal shelter last week")
@@ -397,11 +397,14 @@ def test_hooks_with_embeddings_enabled(memory, project, cave_home):
     scorer = SemanticScorer(memory.store, required=True)
     scorer.index.create()
     scorer.sync()
-    rc, out, err, wall = hook("user-prompt", {"cwd": str(project), "prompt": "where is the deployment secret stored?"})
+    prompt = {"cwd": str(project), "prompt": "who recently got a rescue dog?"}  # no word in common
+    rc, out, err, _ = hook("user-prompt", prompt)
+    assert (rc, out, err) == (0, b"", [])  # hooks stay lexical by default: refused
+    rc, out, err, wall = hook("user-prompt", prompt, env={"CAVEMAN_HOOK_EMBED": "1"})
     assert rc == 0 and err == [], err
-    assert "ops/deploy" in context_of(out, "UserPromptSubmit")
+    assert "puppy" in context_of(out, "UserPromptSubmit")  # found by meaning
     assert wall < 20
-    full = dict(os.environ, CAVEMAN_HOOK_DEADLINE_MS="20000", CAVEMAN_HOOK_EMBED="0")
+    full = dict(os.environ, CAVEMAN_HOOK_DEADLINE_MS="20000")
     proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "cavemem", "hook", "claude-code", "user-prompt"],
                           input=json.dumps({"cwd": str(project), "prompt": "deploy key vault"}).encode(),
                           capture_output=True, env=full, timeout=60)

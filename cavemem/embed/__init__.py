@@ -137,3 +137,28 @@ def default_scorers(db_path: str | None) -> tuple[str, ...]:
     if switch() is True:
         return ("embed",)  # recall raises the install hint if the extra is missing
     return ("embed",) if installed() else ()
+
+
+def forget_vectors(db_path: str | None, memory_ids) -> dict:
+    """Drop the vectors of forgotten memories right away (they are derived from the text).
+
+    A no-op costing one ``stat`` unless the store has a sidecar. Without the extra (numpy) the rows
+    cannot be rewritten, so the whole sidecar — derived data — is deleted instead, which switches
+    semantic recall off for the store until ``cavemem embed enable``. Never raises."""
+    if not db_path or db_path == ":memory:":
+        return {}
+    directory = sidecar_dir(db_path)
+    if not os.path.isdir(directory):
+        return {}
+    try:
+        if installed():
+            from .vectors import VectorIndex
+
+            removed = VectorIndex(directory).remove(list(memory_ids))
+            return {"vectors_deleted": removed} if removed else {}
+        import shutil
+
+        shutil.rmtree(directory, ignore_errors=True)
+        return {"vectors_deleted": "all (semantic index dropped: the [embed] extra is not installed)"}
+    except Exception as exc:  # noqa: BLE001 - forgetting must not fail over derived data
+        return {"warnings": [f"cave_embed_unavailable: vectors of forgotten memories not removed ({exc})"]}

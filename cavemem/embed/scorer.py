@@ -31,11 +31,13 @@ NAME = "semantic"
 
 @dataclass(frozen=True)
 class SemanticConfig:
-    weight: float = 0.6  # fusion weight (RankConfig "extra.semantic" overrides it)
-    floor: float = 0.2  # cosine that maps to 0
-    vouch: float = 0.6  # cosine at which a query is on-topic on meaning alone
+    weight: float = 1.0  # fusion weight (RankConfig "extra.semantic" overrides it)
+    floor: float = 0.3  # cosine that maps to 0
+    vouch: float = 0.45  # cosine at which a query is on-topic on meaning alone
     top_k: int = 40  # own nearest memories that join the candidate pool
     backfill: int = 256  # memories embedded per recall when the index lags behind the store
+    neighbors: float = 0.5  # share of a hit's score lent to its session neighbours
+    neighbor_seeds: int = 5  # how many of the best hits lend it
 
     def with_overrides(self, spec: str) -> "SemanticConfig":
         known = {f.name: f for f in fields(self)}
@@ -202,4 +204,25 @@ class SemanticScorer:
             for seq, mem_id in id_of.items():
                 if mem_id in by_id:
                     out[seq] = self._normalise(by_id[mem_id])
-        return {seq: v for seq, v in out.items() if v > 0}
+        out = {seq: v for seq, v in out.items() if v > 0}
+        if self.config.neighbors > 0 and out:
+            self._lend_to_neighbours(out, ctx)
+        return out
+
+    def _lend_to_neighbours(self, out: dict[int, float], ctx) -> None:
+        """An answer often sits right after the turn that matches the question ("What did you
+        paint?" → "A sunrise."): the best semantic hits lend ``neighbors`` × their score to the
+        memories just before and after them in the same session."""
+        seeds = sorted(out, key=lambda s: -out[s])[: self.config.neighbor_seeds]
+        records = self.store.by_seq(seeds)
+        lent: dict[int, float] = {}
+        for seq in seeds:
+            rec = records.get(seq)
+            if rec is None or not rec.session:
+                continue
+            for nb in self.store.neighbors(rec, ctx.where):
+                if nb is not None:
+                    lent[nb] = max(lent.get(nb, 0.0), self.config.neighbors * out[seq])
+        for seq, value in lent.items():
+            if value > out.get(seq, 0.0):
+                out[seq] = value

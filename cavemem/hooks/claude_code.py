@@ -117,11 +117,16 @@ def briefing(memory, budget: int = SESSION_START_TOKENS) -> str:
     overhead = count_tokens(block([]))
     chosen: list[str] = []
     used = overhead
+    misses = 0
     for line in lines:
+        if budget - used < 12 or misses >= 8:  # nothing useful fits any more: stop counting
+            break
         cost = count_tokens(line + "\n")
         if used + cost <= budget:
             chosen.append(line)
             used += cost
+        else:
+            misses += 1
     while chosen and count_tokens(block(chosen)) > budget:
         chosen.pop()
     return block(chosen) if chosen else ""

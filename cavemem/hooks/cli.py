@@ -7,8 +7,11 @@ unreadable one is logged; a locked one never makes a hook wait — reads do not 
 (WAL), recovery-store writes give up after ``LOCK_WAIT_MS``, and ``stop`` hands its memories to a
 detached writer (:mod:`.spool`). On top of that the work runs on a worker thread under a hard
 deadline (``CAVEMAN_HOOK_DEADLINE_MS``, default 1000 ms): past it the hook prints nothing, logs
-``cave_hook_deadline`` and exits 0. ``CAVEMAN_HOOK_EMBED=0`` keeps semantic recall (and its model
-load) out of the hooks even where the ``[embed]`` extra is switched on.
+``cave_hook_deadline`` and exits 0.
+
+Hooks recall lexically by default even where the ``[embed]`` extra is switched on: loading the
+ONNX model costs more than the whole 250 ms budget in every (short-lived) hook process
+(``scripts/bench_hooks.py``). ``CAVEMAN_HOOK_EMBED=1`` opts in (raise the deadline with it).
 
 Only the stdlib is imported until an event actually needs the memory store.
 """
@@ -38,7 +41,8 @@ Claude Code hooks for cavemem's durable memory. Every hook exits 0 and never blo
   install        print the hook configuration; --write merges it into .claude/settings.json
                  (the project root's, or --settings PATH) keeping every other key and hook
 
-environment: CAVEMAN_HOOK_DEADLINE_MS (default 1000), CAVEMAN_HOOK_EMBED=0 (lexical recall only)
+environment: CAVEMAN_HOOK_DEADLINE_MS (default 1000), CAVEMAN_HOOK_EMBED=1 (semantic recall in hooks
+             too, when switched on for the store; loads the model in every hook: slower)
 """
 
 
@@ -169,7 +173,7 @@ def _open_memory(db: str, cwd: str | None):
 
     store = open_memory_store(db)
     scorers: list = []
-    if os.environ.get("CAVEMAN_HOOK_EMBED", "").strip().lower() not in ("0", "false", "no", "off") and default_scorers(db):
+    if os.environ.get("CAVEMAN_HOOK_EMBED", "").strip().lower() in ("1", "true", "yes", "on") and default_scorers(db):
         from ..embed.scorer import SemanticScorer, config_from_env
 
         scorers = [SemanticScorer(store, config=config_from_env().with_overrides(f"backfill={EMBED_BACKFILL}"))]

@@ -1,0 +1,223 @@
+"""Semantic recall end to end: the scorer inside Memory's ranking, the sidecar kept in step with
+the store (new, forgotten, imported memories), failure modes, the ``cavemem embed`` command, and
+the hot-path rule (nothing heavy is imported unless embeddings are on for the store)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+import cavemem.embed as embed
+from cavemem.embed.scorer import SemanticConfig, SemanticScorer, config_from_env, store_fingerprint
+from cavemem.memory.api import Memory
+
+FACTS = [
+    "Caroline adopted a puppy from the animal shelter last week",
+    "the deploy key lives in vault under ops/deploy",
+    "we chose postgres 15 for the billing service",
+    "Melanie paints sunrises over the lake on weekends",
+    "the CI pipeline runs on GitHub Actions with a nightly matrix",
+]
+
+
+@pytest.fixture
+def mem(cave_home, tmp_path):
+    m = Memory(str(cave_home / "mem.db"), cwd=str(tmp_path), scorers=())
+    for text in FACTS:
+        m.remember(text)
+    yield m
+    m.close()
+
+
+def enabled(mem) -> Memory:
+    """Switch embeddings on for the store the way ``cavemem embed enable`` does; a fresh Memory
+    over it picks the scorer up by default."""
+    s = SemanticScorer(mem.store, required=True)
+    s.index.create()
+    s.sync()
+    return Memory(mem.store.path, cwd=mem.cwd)
+
+
+def test_default_memory_uses_the_scorer_only_when_switched_on(mem):
+    assert Memory(mem.store.path, cwd=mem.cwd).scorers == []
+    on = enabled(mem)
+    assert [s.name for s in on.scorers] == ["semantic"]
+    assert os.path.isdir(embed.sidecar_dir(mem.store.path))
+
+
+def test_meaning_finds_what_words_miss(mem):
+    on = enabled(mem)
+    query = "who recently got a rescue dog?"  # no word in common with the memory
+    assert mem.recall(query)["hits"] == []  # lexically off-topic: refused
+    hits = on.recall(query)["hits"]
+    assert hits and hits[0]["text"] == FACTS[0]
+    assert on.recall("what is the boiling point of ethanol?")["hits"] == []  # still refuses off-topic
+
+
+def test_semantic_signal_reranks_lexical_candidates(mem):
+    on = enabled(mem)
+    res = on.recall("where is the deployment credential kept?", limit=3)
+    assert res["hits"][0]["text"] == FACTS[1]
+
+
+def test_index_follows_the_store(mem):
+    on = enabled(mem)
+    scorer = on.scorers[0]
+    assert len(scorer.index) == len(FACTS)
+    new = on.remember("the staging cluster autoscales between 3 and 12 nodes")
+    assert new.id not in scorer.index  # remember never loads the model…
+    on.recall("how many nodes does staging scale to?")
+    assert new.id in scorer.index  # …the next recall catches the index up
+    victim = on.recall("puppy shelter")["hits"][0]["id"]
+    result = on.forget(victim)
+    assert result["forgotten"] and result["vectors_deleted"] == 1
+    assert victim not in scorer.index
+    assert scorer.index.manifest["rows"] == len(FACTS)
+
+
+def test_backfill_is_bounded_per_recall_and_sync_finishes(mem):
+    s = SemanticScorer(mem.store, config=SemanticConfig(backfill=2), required=True)
+    s.index.create()
+    assert s.sync(2) == {"removed": 0, "added": 2, "pending": 3}
+    assert s.index.manifest["fingerprint"] is None  # not caught up: keeps syncing
+    assert s.sync(None) == {"removed": 0, "added": 3, "pending": 0}
+    assert s.index.manifest["fingerprint"] == store_fingerprint(mem.store)
+    assert s.sync(None) == {"removed": 0, "added": 0, "pending": 0}  # cheap when nothing moved
+
+
+def test_imported_memories_are_embedded(mem, tmp_path):
+    on = enabled(mem)
+    lines = [json.dumps({"text": "the on-call rotation changes every Monday at 9am", "project": ""})]
+    on.import_lines(lines)
+    hits = on.recall("when does the on call schedule switch over?")["hits"]
+    assert hits and "Monday" in hits[0]["text"]
+
+
+def test_corrupt_sidecar_is_rebuilt(mem):
+    on = enabled(mem)
+    with open(os.path.join(embed.sidecar_dir(mem.store.path), "manifest.json"), "w") as fh:
+        fh.write("garbage")
+    res = Memory(mem.store.path, cwd=mem.cwd).recall("who recently got a rescue dog?")
+    assert res["hits"] and res["hits"][0]["text"] == FACTS[0]
+    assert "warnings" not in res
+    del on
+
+
+def test_broken_model_ranks_lexically_with_a_warning(mem, monkeypatch, tmp_path):
+    enabled(mem)
+    import cavemem.embed.embedder as embedder
+
+    monkeypatch.setattr(embedder, "_SHARED", None)
+    bogus = tmp_path / "model.onnx"
+    bogus.write_bytes(b"nope")
+    monkeypatch.setenv(embed.ENV_MODEL, str(bogus))
+    res = Memory(mem.store.path, cwd=mem.cwd).recall("deploy key vault")
+    assert res["hits"][0]["text"] == FACTS[1]  # lexical recall still answers
+    assert any(w.startswith("semantic: ") and "expected 22928619" in w for w in res["warnings"])
+    monkeypatch.setattr(embedder, "_SHARED", None)
+
+
+def test_forced_on_without_the_extra_is_a_clear_error(mem, monkeypatch):
+    monkeypatch.setenv(embed.ENV_SWITCH, "1")
+    monkeypatch.setattr(embed, "missing_modules", lambda: ["onnxruntime"])
+    m = Memory(mem.store.path, cwd=mem.cwd)  # remembering still works…
+    m.remember("a memory stored while the extra is missing")
+    with pytest.raises(embed.EmbedUnavailable) as err:  # …but a recall that was asked to use meaning says why not
+        m.recall("deploy key")
+    assert "cavemem[embed]" in err.value.message
+
+
+def test_sidecar_without_the_extra_falls_back_to_lexical(mem, monkeypatch):
+    enabled(mem)
+    monkeypatch.setattr(embed, "missing_modules", lambda: ["numpy"])
+    m = Memory(mem.store.path, cwd=mem.cwd)
+    assert m.scorers == []
+    assert m.recall("deploy key vault")["hits"][0]["text"] == FACTS[1]
+    # forgetting drops the (now unusable) derived index rather than leaving vectors behind
+    victim = m.recall("deploy key vault")["hits"][0]["id"]
+    assert "semantic index dropped" in m.forget(victim)["vectors_deleted"]
+    assert not os.path.exists(embed.sidecar_dir(mem.store.path))
+
+
+def test_tuning_from_the_environment(monkeypatch):
+    monkeypatch.setenv("CAVEMAN_EMBED_TUNING", "floor=0.3,top_k=10")
+    cfg = config_from_env()
+    assert cfg.floor == 0.3 and cfg.top_k == 10 and cfg.weight == SemanticConfig().weight
+    from cavemem.errors import CaveError
+
+    for bad in ("nope=1", "floor=abc", "floor"):
+        monkeypatch.setenv("CAVEMAN_EMBED_TUNING", bad)
+        with pytest.raises(CaveError):
+            config_from_env()
+
+
+def test_fusion_weight_is_configurable(mem, monkeypatch):
+    enabled(mem)
+    monkeypatch.setenv("CAVEMAN_MEM_FUSION", "extra.semantic=0")
+    m = Memory(mem.store.path, cwd=mem.cwd)
+    res = m.recall("where is the deployment credential kept?")
+    assert all("semantic" not in h.get("signals", {}) for h in res["hits"])
+
+
+# -- CLI ------------------------------------------------------------------------------------------
+
+
+def test_embed_command(run_cli, cave_home):
+    assert run_cli("cavemem", "remember", FACTS[0]).rc == 0
+    status = json.loads(run_cli("cavemem", "embed", "status", "--json").stdout)
+    assert status["installed"] and not status["enabled"] and status["memories"] == 1
+    r = run_cli("cavemem", "embed", "enable", "--json")
+    assert r.rc == 0, r.stderr
+    assert json.loads(r.stdout)["vectors"] == 1
+    assert run_cli("cavemem", "remember", FACTS[1]).rc == 0
+    synced = json.loads(run_cli("cavemem", "embed", "sync", "--json").stdout)
+    assert synced["added"] == 1 and synced["vectors"] == 2
+    hits = json.loads(run_cli("cavemem", "recall", "who recently got a rescue dog?", "--json").stdout)["hits"]
+    assert hits and hits[0]["text"] == FACTS[0]
+    human = run_cli("cavemem", "embed").stdout.decode()
+    assert "semantic recall: ON" in human and "vectors: 2 of 2" in human
+    off = run_cli("cavemem", "embed", "disable")
+    assert off.rc == 0 and not os.path.exists(str(cave_home / "mem.db.vectors"))
+    bad = run_cli("cavemem", "embed", "explode")
+    assert bad.rc == 2 and bad.report["error"] == "cave_invalid_arguments"
+
+
+def test_embed_command_without_the_extra_says_how_to_install(run_cli, tmp_path):
+    shim = tmp_path / "shim"
+    shim.mkdir()
+    (shim / "onnxruntime.py").write_text("raise ImportError('simulated: not installed')\n")
+    # a sitecustomize that hides onnxruntime from find_spec
+    (shim / "sitecustomize.py").write_text(
+        "import importlib.util as u\n_real = u.find_spec\n"
+        "def _fs(name, *a, **k):\n    return None if name == 'onnxruntime' else _real(name, *a, **k)\n"
+        "u.find_spec = _fs\n"
+    )
+    env = {"PYTHONPATH": str(shim)}
+    r = run_cli("cavemem", "embed", "enable", env=env)
+    assert r.rc == 1
+    assert r.report["error"] == "cave_embed_unavailable" and "pip install 'cavemem[embed]'" in r.report["message"]
+    status = run_cli("cavemem", "embed", "status", env=env).stdout.decode()
+    assert "missing onnxruntime" in status
+
+
+def test_remember_and_recall_stay_light_unless_switched_on(mem, cave_home):
+    code = (
+        "import sys\n"
+        "from cavemem.cli.main import run\n"
+        "run(['remember', 'hot path memory'])\n"
+        "run(['recall', 'deploy key', '--json'])\n"
+        "print('HEAVY:' + ','.join(m for m in ('numpy', 'onnxruntime', 'tokenizers', 'mcp') if m in sys.modules), file=sys.stderr)\n"
+    )
+    env = dict(os.environ, CAVEMAN_HOME=str(cave_home))
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert "HEAVY:\n" in proc.stderr, proc.stderr
+    enabled(mem)
+    code_remember = code.replace("run(['recall', 'deploy key', '--json'])\n", "")
+    proc = subprocess.run([sys.executable, "-c", code_remember], capture_output=True, text=True, env=env, timeout=120)
+    assert "HEAVY:\n" in proc.stderr, proc.stderr  # remember never loads the model, even when on
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert "numpy" in proc.stderr.split("HEAVY:")[-1]  # recall does, when on
