@@ -270,6 +270,12 @@ def test_cavemem_render_json_report(run_cli, tmp_path):
     assert all(os.path.exists(p["file"]) for p in pages)
     unknown = lines(run_cli("cavemem", "pixel", "render", str(f), "--model", "mystery-model-9").stdout)[-1]
     assert unknown["density"] == "conservative" and unknown["tier"] == "standard"
+    # no reader model and no explicit density: the reader is unknown, so fail closed to conservative
+    none = lines(run_cli("cavemem", "pixel", "render", str(f)).stdout)[-1]
+    assert none["density"] == "conservative" and none["model"] is None
+    # an explicit density without a model is honoured on the standard tier
+    asked = lines(run_cli("cavemem", "pixel", "render", str(f), "--density", "balanced").stdout)[-1]
+    assert asked["density"] == "balanced" and asked["tier"] == "standard"
 
 
 @pytest.mark.parametrize(

@@ -218,7 +218,7 @@ RENDER = Command(
         _DENSITY_OPT,
         Opt("--dense", help="pxpipe export packing (shrink to content width, multi-column when full)"),
         Opt("--no-reflow", help="keep hard line layout"),
-        Opt("--model", metavar="M", help="reader model: gates density and tier (unknown = conservative)"),
+        Opt("--model", metavar="M", help="reader model: gates density and tier (none/unknown = conservative)"),
         Opt("--json", help="JSON lines even on a terminal (the default when stdout is not a terminal)"),
     ],
     [Arg("file", "the text file to render")],
@@ -268,7 +268,13 @@ def _cavemem_render(opts: dict) -> int:
         raise CaveError("cave_input_too_large", f"{path} exceeds {io.STDIN_LIMIT} bytes")
     if not data.strip():
         raise CaveError("cave_invalid_input", f"{path} is empty (or only white space): nothing to render")
-    req = RenderRequest(opts["cols"], opts["multicol"] or 1, opts["density"], opts["dense"], not opts["no_reflow"], opts["model"])
+    # The reader decides how dense a page may be. With no --model and no explicit --density the
+    # reader is unknown, so fail closed to conservative (the legible 5x8 cells); an explicit
+    # --density without a model is honoured on the standard tier, as the engine CLI does.
+    model = opts["model"]
+    if model is None and opts["density"] is None:
+        model = ""
+    req = RenderRequest(opts["cols"], opts["multicol"] or 1, opts["density"], opts["dense"], not opts["no_reflow"], model)
     run = render_bytes(data, req)
     try:
         run.files = write_pages(path, run.pages)
