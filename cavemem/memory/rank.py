@@ -14,9 +14,10 @@ Pipeline for one query (SQLite + a little Python, no model):
    time window join the pool too.
 3. **Lexical score.** BM25 (k1 1.5, b 0.75, +1-smoothed IDF) recomputed in Python over the
    candidates' stored terms, so every signal below sees the same numbers. With
-   ``expansion_terms`` > 0, the most specific terms of the top ``expansion_docs`` memories are
-   added to the query at ``expansion_weight`` (pseudo-relevance feedback: query expansion from
-   the corpus itself).
+   ``expansion_terms`` > 0, the most specific terms of the top ``expansion_docs`` memories form
+   a second, expansion query (pseudo-relevance feedback: query expansion from the corpus itself);
+   its BM25, normalised on its own, is fused at ``expansion_weight`` so it reorders the tail
+   without displacing the best direct matches.
 4. **Refusal gate.** *Coverage* is the share of the query's IDF mass a memory matches; a word no
    memory contains counts with the largest possible IDF. If no candidate covers at least
    ``min_coverage`` (and no extra scorer vouches for the query) the answer is ``[]``: an off-topic
@@ -75,6 +76,7 @@ class RankConfig:
     expansion_terms: int = 5
     expansion_docs: int = 3
     expansion_weight: float = 0.3
+    expansion_head: int = 1
     extras: tuple[tuple[str, float], ...] = ()  # (scorer name, weight) overrides
 
     def with_overrides(self, spec: str | dict) -> "RankConfig":
@@ -212,13 +214,13 @@ class Ranker:
         idf_unknown = _idf(n_docs, 1)  # an unseen word weighs like the rarest seen one
         total_idf = sum(idf[t] if (df[t] > 0 or t in substring) else idf_unknown for t in content)
 
-        def lexical(seq: int) -> tuple[float, float]:
+        def lexical(seq: int, terms: dict[str, float] = weights) -> tuple[float, float]:
             tf = bodies.get(seq)
             if tf is None:
                 return 0.0, 0.0
             norm = K1 * (1 - B + B * sum(tf.values()) / avgdl)
             score = covered = 0.0
-            for t, w in weights.items():
+            for t, w in terms.items():
                 f = tf.get(t, 0) or (1 if seq in substring.get(t, ()) else 0)
                 if f:
                     score += w * idf[t] * f * (K1 + 1) / (f + norm)
@@ -247,9 +249,12 @@ class Ranker:
             self.diagnostics["refused"] = True
             return []
 
-        if cfg.expansion_terms > 0:
+        base_lex = dict(lex)
+        expanded = False
+        if cfg.expansion_terms > 0 and cfg.expansion_weight > 0:
             added = self._expand(weights, lex, bodies, n_docs, where, pool)
             if added:
+                expanded = True
                 df.update(self.store.doc_freqs(added))
                 for t in added:
                     idf[t] = _idf(n_docs, df[t])
@@ -258,19 +263,21 @@ class Ranker:
                 bodies.update({seq: Counter(b) for seq, b in self.store.bodies(new).items()})
                 for seq in pool:
                     lex[seq], cov[seq] = lexical(seq)
+                    base_lex.setdefault(seq, 0.0)
+                records.update(self.store.by_seq([s for s in pool if s not in records], brief=True))
 
         max_lex = max(lex.values(), default=0.0) or 1.0
         norm_lex = {seq: v / max_lex for seq, v in lex.items()}
+        max_base = max(base_lex.values(), default=0.0) or 1.0
         signals: dict[int, dict[str, float]] = {seq: {} for seq in pool}
         if cfg.context > 0 or cfg.session > 0:
             self._context(records, norm_lex, signals, where, pool)
         missing = [s for s in pool if s not in records]
         if missing:
             records.update(self.store.by_seq(missing, brief=True))
-            if windows:
-                date_sig.update({s: _in_windows(records[s].ts, windows) for s in missing if s in records})
 
         ranked: list[Ranked] = []
+        base_scores: dict[int, float] = {}
         half_life_us = cfg.half_life_days * _US_PER_DAY
         for seq in pool:
             rec = records.get(seq)
@@ -279,10 +286,14 @@ class Ranker:
             sig = signals.setdefault(seq, {})
             score = cfg.lexical * norm_lex.get(seq, 0.0)
             score += cfg.coverage * cov.get(seq, 0.0)
+            # how the score would differ without the expansion terms (for the head, below)
+            unexpanded = cfg.lexical * (base_lex.get(seq, 0.0) / max_base - norm_lex.get(seq, 0.0)) if expanded else 0.0
             score += cfg.context * sig.get("context", 0.0) + cfg.session * sig.get("session", 0.0)
-            if windows and date_sig.get(seq):
-                sig["date"] = date_sig[seq]
-                score += cfg.date * sig["date"]
+            if windows:
+                near = date_sig[seq] if seq in date_sig else _in_windows(rec.ts, windows)
+                if near:
+                    sig["date"] = near
+                    score += cfg.date * near
             if cfg.recency and half_life_us > 0:
                 sig["recency"] = 0.5 ** (max(0, now_us - rec.ts) / half_life_us)
                 score += cfg.recency * sig["recency"]
@@ -294,7 +305,14 @@ class Ranker:
             if score > 0 and (lex.get(seq) or sig.get("context") or sig.get("session") or sig.get("date")
                               or any(sig.get(x.name) for x in self.extras)):
                 ranked.append(Ranked(seq, score, lex.get(seq, 0.0), cov.get(seq, 0.0), sig))
+                base_scores[seq] = score + unexpanded
         ranked.sort(key=lambda r: (-r.score, records[r.seq].id))
+        if expanded and cfg.expansion_head > 0:
+            # expansion drifts towards what the top hits talk about: it may reorder the tail, but
+            # the first hits are the best ones for the query as asked
+            head = sorted(ranked, key=lambda r: (-base_scores[r.seq], records[r.seq].id))[: cfg.expansion_head]
+            taken = {r.seq for r in head}
+            ranked = head + [r for r in ranked if r.seq not in taken]
         if cfg.hit_floor > 0 and ranked:
             floor = cfg.hit_floor * ranked[0].score
             ranked = [r for r in ranked if r.score >= floor]
