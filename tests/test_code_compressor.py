@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -15,10 +16,13 @@ from cavemem.compressors.code import CodeCompressor, CodeOptions, sniff_language
 from cavemem.compressors.code.sniff import reference_language
 from cavemem.compressors.code import languages as code_languages
 from cavemem.compressors.code.elide import elide
+from cavemem.compressors.code.parse_errors import error_spans
 from cavemem.engine.core import Engine
 from cavemem.store.ccr import open_ccr
 
 from conftest import CAVEMAN_EVALS
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
 ELIDED = b"{ /* caveman: body elided */ }"
 
@@ -180,7 +184,166 @@ def test_already_elided_body_is_left_alone(code):
 def test_malformed_input_fails_closed(code):
     assert code.compress(b"this is not source code at all, just words") is None
     assert code.compress(b"package x\nfunc broken( {\n") is None
-    assert code.compress(b"def broken(:\n    pass\n") is None
+    assert code.compress(b"def broken(:\n    pass\n") is None  # a MISSING ")" in the head: not a trustworthy body
+
+
+# -- the "no new errors" gate for input that never parses cleanly ------------------------------
+
+# zlib style: ``local`` and ``OF`` are macros tree-sitter cannot expand, so every definition's head
+# holds an ERROR node (``local int f()`` parses ``local`` as the type and ``int`` as an error).
+MACRO_C = b"""#include <stdio.h>
+#include "zlib.h"
+
+#define local static
+
+local int ZEXPORT helper OF((int x));
+
+/* Add one to a, the slow way. */
+local int add_one(int a)
+{
+    int b = a;
+    b += 1;
+    return b;
+}
+
+local void ZEXPORT report(const char *msg)
+{
+    fprintf(stderr, "%s\n", msg);
+}
+
+int main(void)
+{
+    report("hello");
+    return add_one(41) == 42 ? 0 : 1;
+}
+"""
+
+
+def test_macro_heavy_c_is_elided_around_signature_errors(code):
+    assert _error_texts("c", MACRO_C)  # the premise: tree-sitter reports errors here
+    out = code.compress(MACRO_C)
+    assert out == (
+        MACRO_C.split(b"local int add_one")[0]
+        + b"local int add_one(int a)\n" + ELIDED + b"\n\n"
+        + b"local void ZEXPORT report(const char *msg)\n" + ELIDED + b"\n\n"
+        + b"int main(void)\n" + ELIDED + b"\n"
+    )
+    assert _error_texts("c", out) == _error_texts("c", MACRO_C)  # the same errors, nothing new
+    assert code.compress(out) is None  # idempotent: nothing left to elide
+
+
+KR_C = b"""#include <stdio.h>
+
+#define local static
+
+local int add(a, b)
+    int a;
+    int b;
+{
+    return a + b;
+}
+
+local char *copy(dst, src)
+    char *dst;
+    const char *src;
+{
+    char *d = dst;
+    while ((*d++ = *src++) != 0)
+        ;
+    return dst;
+}
+"""
+
+
+def test_kr_definitions_keep_their_parameter_declarations(code):
+    out = code.compress(KR_C)
+    assert out == (
+        b"#include <stdio.h>\n\n#define local static\n\n"
+        b"local int add(a, b)\n    int a;\n    int b;\n" + ELIDED + b"\n\n"
+        b"local char *copy(dst, src)\n    char *dst;\n    const char *src;\n" + ELIDED + b"\n"
+    )
+
+
+BROKEN_BODY_C = b"""#include <stdio.h>
+
+static int first(int a) {
+    return a + 1;
+}
+
+static int middle(int a) {
+    int x = a +* / ;;; @@@ ];
+    return x;
+}
+
+static int last(int c) {
+    return c * 2;
+}
+"""
+
+MISSING_BRACE_C = b"""#include <stdio.h>
+
+static int first(int a) {
+    return a + 1;
+}
+
+static int broken(int b) {
+    if (b > 2) {
+        return b;
+    /* the if's closing brace is missing: tree-sitter closes it at the end of the file */
+    return 0;
+}
+
+static int last(int c) {
+    return c * 2;
+}
+"""
+
+
+def test_body_holding_garbage_is_kept_verbatim(code):
+    out = code.compress(BROKEN_BODY_C)
+    assert b"static int first(int a) " + ELIDED in out
+    assert b"static int last(int c) " + ELIDED in out
+    assert b"static int middle(int a) {\n    int x = a +* / ;;; @@@ ];\n    return x;\n}\n" in out
+
+
+def test_unbalanced_braces_keep_everything_after_the_break(code):
+    # ``broken``'s body runs to the end of the file and holds the MISSING "}": it and the
+    # function tree-sitter nests inside it stay verbatim
+    out = code.compress(MISSING_BRACE_C)
+    assert out == MISSING_BRACE_C.replace(b"{\n    return a + 1;\n}", ELIDED)
+
+
+def test_garbage_between_functions_fails_closed(code):
+    garbage = b"@@@ this is not C $$$ %%% ]]] <<< >>> ((( !!! ??? ### ~~~ ^^^ &&& |||\n"
+    src = BROKEN_BODY_C.replace(b"static int middle", garbage * 3 + b"static int middle")
+    assert code.compress(src) is None  # errors are a large share of the input: not source we trust
+    py = b"import os\n\ndef good(a):\n    return a + 1\n\ndef bad(a:\n    return a\n\ndef also_good(b):\n    return b * 2\n"
+    assert code.compress(py) is None
+
+
+def test_error_touching_a_body_blocks_it(code):
+    # an error right against the closing brace (only blanks between) keeps the body
+    src = MACRO_C + b"\nint tail(void)\n{\n    return 0;\n}\n@@@\n"
+    out = code.compress(src)
+    assert out is not None and out.endswith(b"int tail(void)\n{\n    return 0;\n}\n@@@\n")
+
+
+def test_gate_rejects_output_with_new_errors(monkeypatch, code):
+    # an elision text that cannot stand in a compound statement's place makes a new error
+    monkeypatch.setitem(
+        code_languages.LANGUAGES, "c",
+        code_languages.LanguageSpec("c", "tree_sitter_c", "language", ("function_definition",), ("compound_statement",), b"{ @@@ "),
+    )
+    assert code.compress(MACRO_C) is None
+
+
+def test_zlib_gzlog_fixture_is_compressed():
+    data = (FIXTURES / "code" / "zlib-gzlog.c").read_bytes()
+    out = CodeCompressor().compress(data)
+    assert out is not None and len(out) < 0.7 * len(data)
+    for signature in (b"gzlog *gzlog_open(char *path)", b"int gzlog_write(gzlog *logd, void *data, size_t len)", b"int gzlog_close(gzlog *logd)"):
+        assert signature + b"\n" + ELIDED in out
+    assert _error_texts("c", out) == _error_texts("c", data)
 
 
 def test_nothing_to_elide_fails_closed(code):
@@ -410,8 +573,16 @@ def test_arbitrary_input_never_raises_and_output_reparses(text):
         return
     assert out != data
     assert b"caveman: body elided" in out or b"..." in out
-    # some sniffed grammar accepts the output cleanly (the re-parse gate)
-    assert any(code_languages.parse(lang, out, code_languages.Deadline()) is not None for lang in sniff_languages(data))
+    # the re-parse gate: some sniffed grammar finds in the output exactly the errors (kind and
+    # text) it finds in the input — none at all when the input parsed cleanly
+    assert any(_error_texts(lang, out) == _error_texts(lang, data) is not None for lang in sniff_languages(data))
+
+
+def _error_texts(lang: str, data: bytes):
+    tree = code_languages.parse(lang, data, code_languages.Deadline(), allow_errors=True)
+    if tree is None:
+        return None
+    return [(kind, data[s:e]) for s, e, kind in error_spans(tree.root_node)]
 
 
 _GO_KEYWORDS = set(

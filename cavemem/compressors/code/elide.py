@@ -4,7 +4,8 @@ Bodies are found with a tree-sitter query (the walk runs in C, so a 1 MB minifie
 100k-line file stays fast) and then filtered to the outermost functions, which reproduces the
 spec's "do not descend into a function whose body was claimed" walk. Replacements are byte
 splices; everything else — whitespace, comments, line endings, even undecodable bytes — stays
-byte-identical. The output must re-parse cleanly or the whole payload passes through.
+byte-identical. The output must re-parse cleanly (or, for input that never parsed cleanly,
+with exactly the input's errors — see ``parse_errors``) or the whole payload passes through.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 
 from ...gocompat import trim_space_bytes
 from .languages import COMMENT_TYPES, LANGUAGES, Deadline, LanguageSpec, load_language, parse
+from .parse_errors import ErrorSpan, clear_of_errors, error_spans, function_clear_of_errors, no_new_errors
 
 # Directive comments survive comment removal (build constraints, cgo exports, TS references).
 DIRECTIVE_PREFIXES = (b"//go:", b"// +build", b"//+build", b"//export ", b"///")
@@ -71,8 +73,9 @@ def _ends_its_line(data: bytes, end: int) -> bool:
     return not rest.strip(b" \t\r")
 
 
-def body_replacements(spec: LanguageSpec, data: bytes, root) -> list[Replacement]:
-    """Replace the body of every outermost function whose body type qualifies."""
+def body_replacements(spec: LanguageSpec, data: bytes, root, errors: list[ErrorSpan] | None = None) -> list[Replacement]:
+    """Replace the body of every outermost function whose body type qualifies (and, when the
+    parse had ``errors``, whose body and head are clear of them)."""
     query = _query(spec.name, "functions", spec.functions, "[{alternatives}] @fn")
     marker = trim_space_bytes(spec.elision)
     out: list[Replacement] = []
@@ -89,6 +92,8 @@ def body_replacements(spec: LanguageSpec, data: bytes, root) -> list[Replacement
             continue  # already elided
         if spec.elision_needs_line_end and not _ends_its_line(data, end):
             continue
+        if errors and not function_clear_of_errors(data, fn.start_byte, start, end, errors):
+            continue  # claimed all the same: nothing inside a broken function is elided
         out.append((start, end, spec.elision))
     return out
 
@@ -122,13 +127,24 @@ def docstring_replacements(spec: LanguageSpec, data: bytes, root) -> list[Replac
     return out
 
 
-def splice(data: bytes, replacements: list[Replacement]) -> bytes:
-    """Apply replacements sorted by start (the wider one first on a tie), skipping overlaps."""
-    parts: list[bytes] = []
+def applied_replacements(replacements: list[Replacement]) -> list[Replacement]:
+    """The replacements a splice applies: sorted by start (the wider one first on a tie), with
+    any that overlaps an earlier one skipped."""
+    applied: list[Replacement] = []
     pos = 0
     for start, end, new in sorted(replacements, key=lambda r: (r[0], -r[1])):
         if start < pos:
             continue
+        applied.append((start, end, new))
+        pos = end
+    return applied
+
+
+def splice(data: bytes, replacements: list[Replacement]) -> bytes:
+    """Apply replacements sorted by start (the wider one first on a tie), skipping overlaps."""
+    parts: list[bytes] = []
+    pos = 0
+    for start, end, new in applied_replacements(replacements):
         parts.append(data[pos:start])
         parts.append(new)
         pos = end
@@ -137,24 +153,40 @@ def splice(data: bytes, replacements: list[Replacement]) -> bytes:
 
 
 def elide(lang_name: str, data: bytes, options: CodeOptions, deadline: Deadline) -> tuple[bool, bytes | None]:
-    """Try one grammar. Returns (parsed_cleanly, output); output None means nothing to emit."""
-    spec = LANGUAGES[lang_name]
+    """Try one grammar (spec gate). Returns (parsed_cleanly, output); output None means nothing
+    to emit."""
     tree = parse(lang_name, data, deadline)
     if tree is None or tree.root_node.has_error:  # also an unavailable grammar or spent budget
         return False, None
+    return True, elide_tree(lang_name, data, tree, [], options, deadline)
+
+
+def elide_tree(
+    lang_name: str, data: bytes, tree, errors: list[ErrorSpan], options: CodeOptions, deadline: Deadline
+) -> bytes | None:
+    """Elide over an existing parse whose error spans are ``errors`` (empty for a clean parse).
+
+    Replacements touching an error are dropped; the output must re-parse with exactly the
+    input's errors moved through the splice (none at all for a clean input), else None."""
+    spec = LANGUAGES[lang_name]
     root = tree.root_node
     try:
-        replacements = body_replacements(spec, data, root)
+        replacements = body_replacements(spec, data, root, errors)
         if options.remove_comments:
             replacements += comment_replacements(spec, data, root)
         if options.remove_docstrings:
             replacements += docstring_replacements(spec, data, root)
     except Exception:  # a query that cannot compile against an odd grammar build: fail closed
-        return True, None
+        return None
+    if errors:
+        replacements = [r for r in replacements if clear_of_errors(data, r[0], r[1], errors)]
     if not replacements:
-        return True, None
-    out = splice(data, replacements)
-    check = parse(lang_name, out, deadline)
-    if check is None or check.root_node.has_error:
-        return True, None
-    return True, out
+        return None
+    applied = applied_replacements(replacements)
+    out = splice(data, applied)
+    check = parse(lang_name, out, deadline, allow_errors=bool(errors))
+    if check is None:
+        return None
+    if not errors:
+        return None if check.root_node.has_error else out
+    return out if no_new_errors(errors, error_spans(check.root_node), applied) else None

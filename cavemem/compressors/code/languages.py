@@ -113,10 +113,11 @@ class Deadline:
         return time.monotonic() > self.end
 
 
-def parse(name: str, data: bytes, deadline: Deadline):
+def parse(name: str, data: bytes, deadline: Deadline, allow_errors: bool = False):
     """Parse ``data`` with grammar ``name``; None when the grammar is unavailable, the parse hit
-    an error, the budget ran out or tree-sitter gave no tree. Never raises. (A tree that is
-    returned may still contain errors tree-sitter reported late: callers check ``has_error``.)"""
+    an error (unless ``allow_errors``), the budget ran out or tree-sitter gave no tree. Never
+    raises. (A tree that is returned may still contain errors tree-sitter reported late: callers
+    check ``has_error``.)"""
     try:
         import tree_sitter
 
@@ -131,9 +132,9 @@ def parse(name: str, data: bytes, deadline: Deadline):
             return bytes(view[offset:end])
 
         def progress(_offset: int, has_error: bool) -> bool:
-            # Cancel as soon as an error shows up (the result would fail closed anyway, and
-            # error recovery on garbage is the slow path) or the budget is spent.
-            return has_error or deadline.expired()
+            # Cancel as soon as an error shows up (unless errors are tolerated: error recovery on
+            # garbage is the slow path) or the budget is spent.
+            return (has_error and not allow_errors) or deadline.expired()
 
         tree = parser.parse(read, progress_callback=progress)
     except Exception:  # GrammarUnavailable, cancelled parse ("Parsing failed"), anything else

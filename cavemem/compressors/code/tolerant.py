@@ -1,0 +1,85 @@
+"""Elision for source no grammar parses cleanly (macro-heavy C, vendor extensions, K&R style).
+
+Runs only after every sniffed grammar failed the spec's clean-parse test. Each grammar parses
+again with errors allowed; the one whose error nodes cover the fewest bytes wins, provided the
+errors are a small share of the input (a mis-sniffed or broken file is mostly error and passes
+through). Elision then follows the "no new errors" gate of ``parse_errors``.
+
+Error recovery on garbage is tree-sitter's slow path (seconds per MB), so text that does not look
+like source — control bytes, many invalid UTF-8 sequences — is refused before parsing, and the
+tolerant parses get a budget of their own inside the compress call's.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+from .elide import CodeOptions, elide_tree
+from .languages import Deadline, parse
+from .parse_errors import error_bytes, error_spans
+
+# At most this share of the input may lie in error nodes (a K&R/macro C file: well under 1 %).
+MAX_ERROR_SHARE = 0.05
+# Invalid UTF-8 sequences or control bytes tolerated per KiB of input (Latin-1 comments are fine).
+MAX_ODD_PER_KIB = 4
+# A grammar whose errors cover at most this share is not worth comparing with the others.
+GOOD_ENOUGH_SHARE = 0.005
+TOLERANT_BUDGET_SECONDS = 2.0
+
+_PREPROCESSOR_LINE = re.compile(rb"^[ \t]*#[ \t]*(?:include|define|ifn?def|if)\b", re.M)
+_CONTROL_BYTES = bytes(b for b in range(32) if b not in b"\t\n\r\f\v\x1b") + b"\x7f"
+
+
+def looks_like_source_text(data: bytes) -> bool:
+    """Few control bytes and few invalid UTF-8 sequences (both counted at C speed)."""
+    allowed = MAX_ODD_PER_KIB * (len(data) // 1024 + 1)
+    if len(data) - len(data.translate(None, _CONTROL_BYTES)) > allowed:
+        return False
+    if data.isascii():
+        return True
+    return data.decode("utf-8", "replace").count("\ufffd") <= allowed
+
+
+def _sub_deadline(deadline: Deadline) -> Deadline:
+    sub = Deadline(0.0)
+    sub.end = min(deadline.end, time.monotonic() + TOLERANT_BUDGET_SECONDS)
+    return sub
+
+
+def tolerant_order(languages: tuple[str, ...], data: bytes) -> list[str]:
+    """Sniffed grammars, C and C++ first when the text has preprocessor lines (the reference's
+    sniff puts Python first for any C file with ``#ifdef X`` and a colon)."""
+    order = list(languages)
+    if _PREPROCESSOR_LINE.search(data) is not None:
+        order.sort(key=lambda name: name not in ("c", "cpp"))  # stable: C/C++ keep their order
+    return order
+
+
+def elide_tolerating_errors(languages: tuple[str, ...], data: bytes, options: CodeOptions, deadline: Deadline) -> bytes | None:
+    """Elide under the no-new-errors gate with the grammar that fits ``data`` best; None when no
+    grammar's errors are a small enough share of the input.
+
+    The grammar with the fewest error bytes wins (earlier on a tie); a full error-tolerant parse
+    of a wrong grammar costs up to a second on a large file, so the search stops at the first
+    grammar whose errors are negligible."""
+    if not data or not looks_like_source_text(data):
+        return None
+    budget = _sub_deadline(deadline)
+    best = None
+    for name in tolerant_order(languages, data):
+        tree = parse(name, data, budget, allow_errors=True)
+        if tree is None:
+            if budget.expired():
+                return None
+            continue
+        spans = error_spans(tree.root_node)
+        size = error_bytes(spans)
+        if best is None or size < best[0]:
+            best = (size, name, tree, spans)
+        if size <= GOOD_ENOUGH_SHARE * len(data):
+            break
+    if best is None or best[0] > MAX_ERROR_SHARE * len(data):
+        return None
+    _, name, tree, spans = best
+    return elide_tree(name, data, tree, spans, options, budget)
