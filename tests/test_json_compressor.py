@@ -176,11 +176,22 @@ def test_small_first_marker_means_no_note_at_all():
 # -- canonical form (G13/G14) ------------------------------------------------------------------
 
 
-def test_output_is_go_canonical():
+def test_output_is_go_canonical_but_html_characters_stay_literal():
+    # Deviation from G14 (noted in the module): the spec's verified form writes "<a&b>" as
+    # "\u003ca\u0026b\u003e"; model-visible output keeps the characters themselves.
     rows = [{"z": "<a&b>", "n": 7.50, "big": 12345678901234567890123, "e": 1e9, "u": "\u2028", "s": "\u00e9"} for _ in range(12)]
     out = C.compress(json.dumps(rows).replace("7.5", "7.50").encode())
     first = out.split(b"},")[0] + b"}"
-    assert first == '[{"big":12345678901234567890123,"e":1000000000.0,"n":7.50,"s":"\u00e9","u":"\\u2028","z":"\\u003ca\\u0026b\\u003e"}'.encode()
+    assert first == '[{"big":12345678901234567890123,"e":1000000000.0,"n":7.50,"s":"\u00e9","u":"\\u2028","z":"<a&b>"}'.encode()
+    assert json.loads(out)[0]["z"] == "<a&b>"
+
+
+def test_selection_still_sees_the_canonical_escaped_element_docs():
+    # element byte lengths feed anomaly detection (spec §9 item 8): they stay Go's exact bytes
+    codec, value = decode_document(b'[{"z":"<a&b>"},"\\u003c"]')
+    assert codec.element_docs(value) == ['{"z":"\\u003ca\\u0026b\\u003e"}', '"\\u003c"']
+    assert codec.marshal(value) == '[{"z":"\\u003ca\\u0026b\\u003e"},"\\u003c"]'
+    assert codec.marshal(value, html_escape=False) == '[{"z":"<a&b>"},"<"]'
 
 
 def test_invalid_utf8_in_strings_becomes_replacement_char():

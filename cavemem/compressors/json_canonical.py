@@ -10,7 +10,9 @@ drives the stdlib C encoder and fixes its output up with plain ``str.replace`` c
   (without the spaces) and the quote-plus-escape pairs are then deleted, leaving the literal
   verbatim (UseNumber, G9);
 - ``<`` ``>`` ``&`` U+2028 U+2029 get Go's escapes (they can only occur inside strings), and
-  unpaired surrogates become U+FFFD;
+  unpaired surrogates become U+FFFD; the HTML escapes are kept for the canonical element docs
+  (their lengths and text drive selection) and dropped from model-visible output
+  (``marshal(..., html_escape=False)``);
 - an array's elements are dumped in *one* encoder call with a sentinel string between them and
   split afterwards.
 
@@ -97,26 +99,30 @@ class Codec:
         return value
 
     # -- encoding ----------------------------------------------------------------------------
-    def _fix(self, s: str) -> str:
+    def _fix(self, s: str, html_escape: bool = True) -> str:
         if "\\" + self._close_quoted in s:
             s = self._number_rx.sub(r"\1", s)
         else:
             s = s.replace(self._open_quoted, "").replace(self._close_quoted, "")
-        if "<" in s:
-            s = s.replace("<", "\\u003c")
-        if ">" in s:
-            s = s.replace(">", "\\u003e")
-        if "&" in s:
-            s = s.replace("&", "\\u0026")
+        if html_escape:
+            if "<" in s:
+                s = s.replace("<", "\\u003c")
+            if ">" in s:
+                s = s.replace(">", "\\u003e")
+            if "&" in s:
+                s = s.replace("&", "\\u0026")
         if "\u2028" in s:
             s = s.replace("\u2028", "\\u2028")
         if "\u2029" in s:
             s = s.replace("\u2029", "\\u2029")
         return s
 
-    def marshal(self, value) -> str:
-        """``json.Marshal(value)``: compact, keys sorted, numbers verbatim, HTML-safe."""
-        return self._fix(self._encoder.encode(value))
+    def marshal(self, value, html_escape: bool = True) -> str:
+        """``json.Marshal(value)``: compact, keys sorted, numbers verbatim, HTML-safe.
+
+        ``html_escape=False`` writes ``<`` ``>`` ``&`` literally: the form for text a model
+        reads, where ``\\u003c`` only hides what it stands for (``markdown-it-py (>=2.2.0)``)."""
+        return self._fix(self._encoder.encode(value), html_escape)
 
     def element_docs(self, items: list) -> list[str]:
         """``[marshal(x) for x in items]`` in one encoder pass."""

@@ -5,7 +5,9 @@ numeric outliers, both sides of regime shifts, query matches (up to 50 elements 
 every element whose vocabulary is new; each dropped run becomes one marker element
 ``{"__caveman_elided__": N, "__caveman_invariants__": "all state=ok; range id=3..9"}``.
 Subtrees under error/message/warning-like keys are kept whole. The output is Go's
-``json.Marshal`` of the result: compact, keys sorted, numbers verbatim.
+``json.Marshal`` of the result — compact, keys sorted, numbers verbatim — except that ``<``
+``>`` ``&`` stay literal (a deviation from G14 for model-visible text: ``\u003e=2.2.0`` hides a
+version bound from the reader; selection still sees the canonical escaped element docs).
 
 Determinism (spec §9 item 1, G19): objects are walked in sorted key order — the order of the
 output — so the one ``__caveman_note__`` lands on the first qualifying marker in document order.
@@ -158,6 +160,6 @@ class JSONCompressor(Compressor):
             out = pass_.transform(value, False)
             if not pass_.collapsed:
                 return None  # re-serializing alone is never claimed
-            return codec.marshal(out).encode("utf-8")
+            return codec.marshal(out, html_escape=False).encode("utf-8")
         except RecursionError:  # nesting close to the interpreter limit: pass through
             return None

@@ -1,17 +1,34 @@
-"""Best-of JSON strategy (spec engine-compressors §2.7), used for ``json`` when
-``CAVE_ENGINE_TOON=best-of``.
+"""The default ``json`` route: best of elision and lossless re-encodings.
 
-Two ways to make JSON smaller exist: TOON re-encoding (lossless to the model: the same data,
-fewer tokens) and JSON elision (lossy: elided elements are one ``retrieve`` away). This tries
-both and keeps the one with fewer tokens; TOON wins ties because nothing is hidden from the
-model. Unlike ordinary compressors this one counts tokens — choosing between two candidates
-needs the count — using the same o200k counter as the engine unless one is passed in.
+The spec's best-of strategy (engine-compressors §2.7, then only behind
+``CAVE_ENGINE_TOON=best-of``) chose between TOON and JSON elision. Most real JSON — a
+``package.json``, ``lscpu -J``, ``pip inspect`` — has no long array to elide and no flat table
+for the TOON dialect, yet is pretty-printed, so the reference passed it through whole. This
+strategy is now the default ``json`` compressor and weighs every candidate:
+
+- **elision** (:mod:`.json_elision`, lossy, query-aware): long arrays collapsed to markers;
+- **toon** (lossless): the proven caveman TOON dialect (:func:`.json_lossless.toon`);
+- **minify** (lossless): the document without insignificant whitespace, key order and number
+  literals as written (:func:`.json_lossless.minify`).
+
+The candidate with the fewest tokens wins, provided it has fewer than the input; on a tie the
+lossless one wins (nothing is hidden from the model), minify before TOON (the input's own format).
+Elision output already is compact JSON and TOON cannot carry its marker objects (they make every
+array non-uniform), so elided output is never re-encoded. Unlike ordinary compressors this one
+counts tokens — the choice needs them — with the engine's o200k counter unless one is passed in.
+
+Big payloads: beyond :data:`LOSSLESS_MAX_BYTES` (hundreds of thousands of tokens, too many for
+any context even re-encoded) the lossless candidates are only a fallback for when elision finds
+nothing, and no tokens are counted here — the engine's own guard rejects a result that is not
+smaller. That keeps a 20 MB payload within the time of elision alone.
 """
 
 from __future__ import annotations
 
+from . import json_lossless
 from .base import Compressor, Metadata
-from .toon import TOONCompressor
+
+LOSSLESS_MAX_BYTES = 1 << 20
 
 
 class JSONStrategy(Compressor):
@@ -21,7 +38,6 @@ class JSONStrategy(Compressor):
 
     def __init__(self, counter=None, elision=None):
         self._counter = counter
-        self._toon = TOONCompressor()
         self._elision = elision
 
     @property
@@ -40,32 +56,51 @@ class JSONStrategy(Compressor):
             self._elision = JSONCompressor()
         return self._elision
 
-    def _elide(self, data: bytes, query: str):
+    def _elide(self, data: bytes, query: str) -> tuple[bytes, Metadata] | None:
         comp = self.elision
         if getattr(comp, "reports_metadata", False):
             got = comp.compress_with_metadata(data, query)
             if got is None:
-                return None, None
+                return None
             out, meta = got
-            return out, meta or Metadata()
-        out = comp.compress_query(data, query) if query and getattr(comp, "accepts_query", False) else comp.compress(data)
-        return out, Metadata()
+            meta = meta or Metadata()
+        else:
+            out = comp.compress_query(data, query) if query and getattr(comp, "accepts_query", False) else comp.compress(data)
+            if out is None:
+                return None
+            meta = Metadata()
+        return bytes(out), Metadata(method=meta.method or "elision", lossless_to_model=False, recovery_metadata=meta.recovery_metadata)
+
+    @staticmethod
+    def _lossless(data: bytes) -> list[tuple[bytes, Metadata]]:
+        """The lossless candidates in tie-break order."""
+        out = []
+        mini = json_lossless.minify(data)
+        if mini is not None:
+            out.append((mini, Metadata(method="minify", lossless_to_model=True)))
+        toon = json_lossless.toon(data)
+        if toon is not None:
+            out.append((toon, Metadata(method="toon", lossless_to_model=True)))
+        return out
 
     def compress_with_metadata(self, data: bytes, query: str) -> tuple[bytes, Metadata] | None:
+        elided = self._elide(data, query)
+        if len(data) > LOSSLESS_MAX_BYTES:
+            if elided is not None:
+                return elided
+            mini = json_lossless.minify(data)
+            return None if mini is None else (mini, Metadata(method="minify", lossless_to_model=True))
+        candidates = self._lossless(data)
+        if elided is not None:
+            candidates.append(elided)  # last: it must be strictly fewer tokens to win
+        if not candidates:
+            return None
         count = self.counter.count
-        before = count(data)
-        best: tuple[bytes, Metadata] | None = None
-        best_tokens = before
-        toon = self._toon.compress(data)  # the query is ignored by TOON
-        if toon is not None:
-            tokens = count(toon)
-            if tokens < before:
-                best, best_tokens = (toon, Metadata(method="toon", lossless_to_model=True)), tokens
-        out, meta = self._elide(data, query)
-        if out is not None:
+        best, best_tokens = None, count(data)
+        for out, meta in candidates:
             tokens = count(out)
-            if tokens < before and tokens < best_tokens:
-                best = (bytes(out), Metadata(method=meta.method or "elision", lossless_to_model=False, recovery_metadata=meta.recovery_metadata))
+            if tokens < best_tokens:
+                best, best_tokens = (out, meta), tokens
         return best
 
     def compress(self, data: bytes) -> bytes | None:

@@ -238,13 +238,15 @@ def _dispatch(comp, body: bytes, query: str):
 
 
 def _registry_from_env() -> Registry:
-    """The default registry; ``CAVE_ENGINE_TOON=best-of`` swaps json for the best-of strategy."""
+    """The default registry, whose ``json`` is the best-of strategy (unset or ``best-of``);
+    ``CAVE_ENGINE_TOON=elision`` or ``off`` (case-insensitive) restores the reference's
+    elision-only ``json``."""
     import os
 
-    if os.environ.get("CAVE_ENGINE_TOON", "").lower() == "best-of":
+    if os.environ.get("CAVE_ENGINE_TOON", "").lower() in ("elision", "off"):
         from .registry import Entry
 
         reg = Registry(default_registry().entries())
-        reg.register(Entry("json", "cavemem.compressors.json_strategy:JSONStrategy"))
+        reg.register(Entry("json", "cavemem.compressors.json_elision:JSONCompressor"))
         return reg
     return default_registry()

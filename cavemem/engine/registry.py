@@ -28,7 +28,7 @@ class Entry:
 
 # One line per compressor. Detect never routes to the force-only ones.
 DEFAULT_ENTRIES: tuple[Entry, ...] = (
-    Entry("json", "cavemem.compressors.json_elision:JSONCompressor"),
+    Entry("json", "cavemem.compressors.json_strategy:JSONStrategy"),  # CAVE_ENGINE_TOON=elision: elision only
     Entry("log", "cavemem.compressors.log:LogCompressor"),
     Entry("code", "cavemem.compressors.code:CodeCompressor"),
     Entry("diff", "cavemem.compressors.diff:DiffCompressor"),
