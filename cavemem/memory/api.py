@@ -25,8 +25,9 @@ from typing import TYPE_CHECKING
 from ..errors import CaveError
 from . import ids, project as projects
 from .rank import ExtraScorer, RankConfig, Ranker, config_from_env
-from .store import (KINDS, MAX_MEMORY_BYTES, Filter, MemoryRecord, MemoryStore, bump_corpus, delete_row, index_terms,
-                    insert_row, mark_superseded, open_memory_store, require_kind)
+from .model import (KINDS, MAX_MEMORY_BYTES, Filter, MemoryRecord, as_text, clean_list, optional_text, require_kind,
+                    too_large, utf8_len)
+from .store import MemoryStore, bump_corpus, delete_row, index_terms, insert_row, mark_superseded, open_memory_store
 
 if TYPE_CHECKING:
     from .transfer import ImportReport
@@ -37,47 +38,6 @@ DEFAULT_TOKEN_BUDGET = 2000
 # Optional scorers by name: "module:Class", constructed with the Memory's store. The [embed] extra
 # provides "embed"; when its module cannot be imported the error says which extra to install.
 SCORERS: dict[str, str] = {"embed": "cavemem.embed.scorer:SemanticScorer"}
-
-
-def _too_large(n: int) -> CaveError:
-    return CaveError("cave_memory_too_large", f"memory is {n} bytes, over the {MAX_MEMORY_BYTES}-byte cap")
-
-
-def _as_text(text) -> str:
-    if isinstance(text, (bytes, bytearray, memoryview)):
-        from ..gocompat import go_text
-
-        return go_text(bytes(text))
-    if not isinstance(text, str):
-        raise CaveError("cave_invalid_arguments", f"memory text must be a string, not {type(text).__name__}")
-    return text
-
-
-def _utf8_len(text: str) -> int:
-    return len(text.encode("utf-8", "surrogatepass"))
-
-
-def _clean_list(values, what: str) -> tuple[str, ...]:
-    if values is None:
-        return ()
-    if isinstance(values, str):
-        values = (values,)
-    out: list[str] = []
-    for v in values:
-        if not isinstance(v, str):
-            raise CaveError("cave_invalid_arguments", f"{what} must be strings")
-        v = v.strip()
-        if v and v not in out:
-            out.append(v)
-    return tuple(out)
-
-
-def _opt(value, what: str) -> str | None:
-    if value is None:
-        return None
-    if not isinstance(value, str):
-        raise CaveError("cave_invalid_arguments", f"{what} must be a string")
-    return value.strip() or None
 
 
 class Memory:
@@ -177,10 +137,10 @@ class Memory:
 
         ``extra["status"]`` says what happened: ``new``, ``existing`` (idempotent repeat) or
         ``merged`` (a near-duplicate of a current memory, now its next version)."""
-        text = _as_text(text)
-        n = _utf8_len(text)
+        text = as_text(text)
+        n = utf8_len(text)
         if n > MAX_MEMORY_BYTES:
-            raise _too_large(n)
+            raise too_large(n)
         had_text = bool(text.strip())
         from . import privacy  # only writes need the secret patterns
 
@@ -189,17 +149,17 @@ class Memory:
             if had_text and spans:
                 raise CaveError("cave_memory_empty", "nothing left to remember after removing <private> spans")
             raise CaveError("cave_memory_empty", "cannot remember empty text")
-        n = _utf8_len(cleaned)
+        n = utf8_len(cleaned)
         if n > MAX_MEMORY_BYTES:
-            raise _too_large(n)
+            raise too_large(n)
         proj = self.project(project)
         when = ids.parse_when(at, what="at") if at is not None else self._now()
         stamp = ids.format_time(when)
         rec = MemoryRecord(
             id=ids.memory_id(cleaned, proj), text=cleaned, project=proj, created_at=stamp, valid_from=stamp,
-            ts=ids.to_micros(when), session=_opt(session, "session"), topic=_opt(topic, "topic"),
-            kind=require_kind(_opt(kind, "kind")), entity=_opt(entity, "entity"),
-            tags=_clean_list(tags, "tags"), files=_clean_list(files, "files"),
+            ts=ids.to_micros(when), session=optional_text(session, "session"), topic=optional_text(topic, "topic"),
+            kind=require_kind(optional_text(kind, "kind")), entity=optional_text(entity, "entity"),
+            tags=clean_list(tags, "tags"), files=clean_list(files, "files"),
         )
         terms = index_terms(rec)
         do_merge = self.merge if merge is None else merge
@@ -283,19 +243,19 @@ class Memory:
         if not isinstance(mem_id, str) or not mem_id.strip():
             raise CaveError("cave_invalid_arguments", "supersede requires old memory id")
         mem_id = mem_id.strip()
-        text = _as_text(text)
+        text = as_text(text)
         if not text.strip():
             raise CaveError("cave_memory_empty", "cannot supersede with empty text")
-        n = _utf8_len(text)
+        n = utf8_len(text)
         if n > MAX_MEMORY_BYTES:
-            raise _too_large(n)
+            raise too_large(n)
         from . import privacy
 
         cleaned, redacted, spans = privacy.clean(text, redact_secrets=self.redact if redact is None else redact)
         if not cleaned.strip():
             raise CaveError("cave_memory_empty", "nothing left to remember after removing <private> spans")
-        if _utf8_len(cleaned) > MAX_MEMORY_BYTES:
-            raise _too_large(_utf8_len(cleaned))
+        if utf8_len(cleaned) > MAX_MEMORY_BYTES:
+            raise too_large(utf8_len(cleaned))
         now = self._now()
         stamp = ids.format_time(now)
 
@@ -501,37 +461,7 @@ class Memory:
 
     def stats(self) -> dict:
         """Counts by project and kind, text bytes, time range, merges, file size."""
-        import os
-
-        rows = self.store.read(
-            "SELECT project, sum(valid_until IS NULL), sum(valid_until IS NOT NULL), sum(length(CAST(text AS BLOB))) "
-            "FROM memories GROUP BY project ORDER BY project"
-        )
-        by_project = {p: {"current": c or 0, "superseded": s or 0, "text_bytes": b or 0} for p, c, s, b in rows}
-        kinds = dict(self.store.read("SELECT coalesce(kind, ''), count(*) FROM memories WHERE valid_until IS NULL GROUP BY 1 ORDER BY 1"))
-        span = self.store.read("SELECT min(ts), max(ts) FROM memories")[0]
-        merges = self.store.read("SELECT count(*) FROM memories WHERE change = 'merge'")[0][0]
-        out: dict = {
-            "basis": "inferred",
-            "memories": sum(v["current"] for v in by_project.values()),
-            "superseded": sum(v["superseded"] for v in by_project.values()),
-            "merged": merges,
-            "text_bytes": sum(v["text_bytes"] for v in by_project.values()),
-            "projects": by_project,
-            "kinds": {(k or "unspecified"): v for k, v in kinds.items()},
-            "path": self.store.path,
-        }
-        if span[0] is not None:
-            out["oldest"] = ids.format_time(ids.from_micros(span[0]))
-            out["newest"] = ids.format_time(ids.from_micros(span[1]))
-        if self.store.path != ":memory:":
-            try:
-                out["file_bytes"] = sum(
-                    os.path.getsize(self.store.path + s) for s in ("", "-wal") if os.path.exists(self.store.path + s)
-                )
-            except OSError:
-                pass
-        return out
+        return self.store.stats()
 
     # -- export / import -----------------------------------------------------------------------
     def export(self, *, project: str | None = None) -> Iterator[str]:

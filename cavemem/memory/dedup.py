@@ -20,7 +20,8 @@ from __future__ import annotations
 import re
 import sqlite3
 
-from .store import _SELECT, Filter, MemoryRecord, fts_query, record_from_row
+from .model import SELECT_ROWS, Filter, MemoryRecord, record_from_row
+from .store import fts_query
 
 THRESHOLD = 0.85
 MAX_TEXT_CHARS = 32 * 1024  # longer texts are deduplicated by exact id only
@@ -55,7 +56,7 @@ def find_near_duplicate(conn: sqlite3.Connection, rec: MemoryRecord, terms: list
     rows = conn.execute(sql, params).fetchall()
     best: tuple[float, MemoryRecord] | None = None
     for seq, _ in rows:
-        row = conn.execute(_SELECT + " WHERE seq = ?", (seq,)).fetchone()
+        row = conn.execute(SELECT_ROWS + " WHERE seq = ?", (seq,)).fetchone()
         if row is None:
             continue
         cand = record_from_row(row)

@@ -20,22 +20,25 @@ on first open: its rows become global memories with their original ids and times
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 from ..errors import CaveError, StoreUnavailable
 from ..store import sqlite as sqlite_store
 from . import analyze, ids
-
-COLUMNS = (
-    "seq", "id", "text", "project", "created_at", "ts", "valid_from", "valid_until", "supersedes",
-    "superseded_by", "change", "session", "topic", "kind", "entity", "tags", "files", "seen_count",
-    "last_seen", "ntok",
+from .model import (  # noqa: F401 - Filter, MemoryRecord, KINDS… are re-exported as the store's vocabulary
+    KINDS,
+    MAX_MEMORY_BYTES,
+    SELECT_ROWS,
+    Filter,
+    MemoryRecord,
+    dump_list,
+    record_from_row,
+    require_kind,
 )
-_SELECT = "SELECT " + ", ".join(COLUMNS) + " FROM memories"
+
 
 _SCHEMA = (
     """CREATE TABLE memories (
@@ -76,101 +79,7 @@ _SCHEMA = (
 )
 
 
-MAX_MEMORY_BYTES = 262144  # 256 KiB of UTF-8; exactly this much is accepted
-KINDS = ("fact", "preference", "decision", "note")
-
-
-def require_kind(kind: str | None) -> str | None:
-    if kind is None or kind == "":
-        return None
-    if kind not in KINDS:
-        raise CaveError("cave_invalid_arguments", f"kind must be one of {', '.join(KINDS)} (got {kind!r})")
-    return kind
-
-
 _DF_TABLE = "CREATE TABLE IF NOT EXISTS mem_df (term TEXT PRIMARY KEY, df INTEGER NOT NULL) WITHOUT ROWID"
-
-
-@dataclass
-class MemoryRecord:
-    """One stored version of a memory (a row of ``memories``)."""
-
-    id: str
-    text: str
-    project: str = ""
-    created_at: str = ""
-    valid_from: str = ""
-    valid_until: str | None = None
-    supersedes: str | None = None
-    superseded_by: str | None = None
-    change: str | None = None  # how this version arrived: None, "supersede", "merge"
-    session: str | None = None
-    topic: str | None = None
-    kind: str | None = None
-    entity: str | None = None
-    tags: tuple[str, ...] = ()
-    files: tuple[str, ...] = ()
-    seen_count: int = 1
-    last_seen: str | None = None
-    seq: int = 0
-    ts: int = 0
-    ntok: int = 0
-    extra: dict = field(default_factory=dict)  # per-call facts (e.g. "status", "redacted")
-
-    @property
-    def current(self) -> bool:
-        return self.valid_until is None
-
-    def to_dict(self, *, with_extra: bool = True) -> dict:
-        """JSON-ready fields; empty optional fields are left out."""
-        out: dict = {"id": self.id, "text": self.text, "project": self.project,
-                     "created_at": self.created_at, "valid_from": self.valid_from}
-        for key in ("valid_until", "supersedes", "superseded_by", "change", "session", "topic", "kind", "entity"):
-            value = getattr(self, key)
-            if value:
-                out[key] = value
-        if self.tags:
-            out["tags"] = list(self.tags)
-        if self.files:
-            out["files"] = list(self.files)
-        if self.seen_count != 1:
-            out["seen_count"] = self.seen_count
-        if self.last_seen:
-            out["last_seen"] = self.last_seen
-        if with_extra:
-            out.update(self.extra)
-        return out
-
-    def __getitem__(self, key: str):
-        return self.to_dict()[key]
-
-    def get(self, key: str, default=None):
-        return self.to_dict().get(key, default)
-
-
-def _json_list(value) -> tuple[str, ...]:
-    if not value:
-        return ()
-    try:
-        got = json.loads(value)
-    except ValueError:
-        return ()
-    return tuple(str(v) for v in got) if isinstance(got, list) else ()
-
-
-def _dump_list(values: Sequence[str]) -> str | None:
-    return json.dumps(list(values), ensure_ascii=False) if values else None
-
-
-def record_from_row(row: Sequence) -> MemoryRecord:
-    d = dict(zip(COLUMNS, row))
-    return MemoryRecord(
-        id=d["id"], text=d["text"], project=d["project"], created_at=d["created_at"],
-        valid_from=d["valid_from"], valid_until=d["valid_until"], supersedes=d["supersedes"],
-        superseded_by=d["superseded_by"], change=d["change"], session=d["session"], topic=d["topic"],
-        kind=d["kind"], entity=d["entity"], tags=_json_list(d["tags"]), files=_json_list(d["files"]),
-        seen_count=d["seen_count"], last_seen=d["last_seen"], seq=d["seq"], ts=d["ts"], ntok=d["ntok"],
-    )
 
 
 def index_terms(rec: MemoryRecord) -> list[str]:
@@ -355,7 +264,7 @@ class MemoryStore:
 
     # -- lookups -------------------------------------------------------------------------------
     def get(self, mem_id: str, conn: sqlite3.Connection | None = None) -> MemoryRecord | None:
-        sql = _SELECT + " WHERE id = ?"
+        sql = SELECT_ROWS + " WHERE id = ?"
         rows = conn.execute(sql, (mem_id,)).fetchall() if conn is not None else self.read(sql, (mem_id,))
         return record_from_row(rows[0]) if rows else None
 
@@ -374,7 +283,7 @@ class MemoryStore:
                     out[seq] = MemoryRecord(id=mem_id, text="", project=project, session=session, ts=ts,
                                             valid_until=until, seq=seq)
                 continue
-            for row in self.read(_SELECT + f" WHERE seq IN ({marks})", chunk):
+            for row in self.read(SELECT_ROWS + f" WHERE seq IN ({marks})", chunk):
                 rec = record_from_row(row)
                 out[rec.seq] = rec
         return out
@@ -403,7 +312,7 @@ class MemoryStore:
 
     def select(self, where: "Filter", *, order: str = "ts DESC, seq DESC", limit: int = 0, offset: int = 0) -> list[MemoryRecord]:
         sql, params = where.sql()
-        q = _SELECT + sql + f" ORDER BY {order}"
+        q = SELECT_ROWS + sql + f" ORDER BY {order}"
         if limit:
             q += " LIMIT ? OFFSET ?"
             params += [limit, offset]
@@ -412,6 +321,34 @@ class MemoryStore:
     def count(self, where: "Filter") -> int:
         sql, params = where.sql()
         return self.read("SELECT count(*) FROM memories" + sql, params)[0][0]
+
+    def stats(self) -> dict:
+        """Counts by project and kind, text bytes, time span, merges and file size."""
+        import os
+
+        rows = self.read(
+            "SELECT project, sum(valid_until IS NULL), sum(valid_until IS NOT NULL), sum(length(CAST(text AS BLOB))) "
+            "FROM memories GROUP BY project ORDER BY project"
+        )
+        by_project = {p: {"current": c or 0, "superseded": s or 0, "text_bytes": b or 0} for p, c, s, b in rows}
+        kinds = self.read("SELECT coalesce(kind, ''), count(*) FROM memories WHERE valid_until IS NULL GROUP BY 1 ORDER BY 1")
+        span = self.read("SELECT min(ts), max(ts) FROM memories")[0]
+        out: dict = {
+            "basis": "inferred",
+            "memories": sum(v["current"] for v in by_project.values()),
+            "superseded": sum(v["superseded"] for v in by_project.values()),
+            "merged": self.read("SELECT count(*) FROM memories WHERE change = 'merge'")[0][0],
+            "text_bytes": sum(v["text_bytes"] for v in by_project.values()),
+            "projects": by_project,
+            "kinds": {(k or "unspecified"): v for k, v in kinds},
+            "path": self.path,
+        }
+        if span[0] is not None:
+            out["oldest"] = ids.format_time(ids.from_micros(span[0]))
+            out["newest"] = ids.format_time(ids.from_micros(span[1]))
+        if self.path != sqlite_store.MEMORY:
+            out["file_bytes"] = sum(os.path.getsize(self.path + x) for x in ("", "-wal") if os.path.exists(self.path + x))
+        return out
 
     # -- search primitives ---------------------------------------------------------------------
     def fts_candidates(self, terms: Sequence[str], where: "Filter", k: int, *, newest: int = 0) -> list[tuple[int, float]]:
@@ -513,8 +450,8 @@ def insert_row(conn: sqlite3.Connection, rec: MemoryRecord, terms: list[str]) ->
         "superseded_by, change, session, topic, kind, entity, tags, files, seen_count, last_seen, ntok) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (rec.id, rec.text, rec.project, rec.created_at, rec.ts, rec.valid_from, rec.valid_until, rec.supersedes,
-         rec.superseded_by, rec.change, rec.session, rec.topic, rec.kind, rec.entity, _dump_list(rec.tags),
-         _dump_list(rec.files), rec.seen_count, rec.last_seen, len(terms)),
+         rec.superseded_by, rec.change, rec.session, rec.topic, rec.kind, rec.entity, dump_list(rec.tags),
+         dump_list(rec.files), rec.seen_count, rec.last_seen, len(terms)),
     )
     seq = cur.lastrowid
     conn.execute("INSERT INTO mem_fts (rowid, body, scope) VALUES (?, ?, ?)",
@@ -540,7 +477,7 @@ def insert_rows(conn: sqlite3.Connection, items: list[tuple[MemoryRecord, list[s
         "superseded_by, change, session, topic, kind, entity, tags, files, seen_count, last_seen, ntok) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [(r.seq, r.id, r.text, r.project, r.created_at, r.ts, r.valid_from, r.valid_until, r.supersedes, r.superseded_by,
-          r.change, r.session, r.topic, r.kind, r.entity, _dump_list(r.tags), _dump_list(r.files), r.seen_count,
+          r.change, r.session, r.topic, r.kind, r.entity, dump_list(r.tags), dump_list(r.files), r.seen_count,
           r.last_seen, r.ntok) for r, _ in items],
     )
     conn.executemany("INSERT INTO mem_fts (rowid, body, scope) VALUES (?, ?, ?)",
@@ -582,50 +519,6 @@ def delete_row(conn: sqlite3.Connection, rec: MemoryRecord) -> None:
 def bump_corpus(conn: sqlite3.Connection, docs: int, tokens: int) -> None:
     if docs or tokens:
         conn.execute("UPDATE mem_corpus SET docs = docs + ?, tokens = tokens + ? WHERE id = 1", (docs, tokens))
-
-
-# -- filters --------------------------------------------------------------------------------------
-
-
-@dataclass
-class Filter:
-    """Row filter shared by recall, list, export, forget and stats."""
-
-    projects: tuple[str, ...] | None = None  # None = every project
-    current_only: bool = True
-    since_us: int | None = None
-    until_us: int | None = None
-    tag: str | None = None
-    kind: str | None = None
-    session: str | None = None
-
-    def sql(self, alias: str = "", prefix: str = " WHERE ") -> tuple[str, list]:
-        a = alias + "." if alias else ""
-        parts: list[str] = []
-        params: list = []
-        if self.projects is not None:
-            parts.append(f"{a}project IN ({','.join('?' * len(self.projects))})")
-            params.extend(self.projects)
-        if self.current_only:
-            parts.append(f"{a}valid_until IS NULL")
-        if self.since_us is not None:
-            parts.append(f"{a}ts >= ?")
-            params.append(self.since_us)
-        if self.until_us is not None:
-            parts.append(f"{a}ts <= ?")
-            params.append(self.until_us)
-        if self.tag is not None:
-            parts.append(f"EXISTS (SELECT 1 FROM json_each({a}tags) WHERE json_each.value = ?)")
-            params.append(self.tag)
-        if self.kind is not None:
-            parts.append(f"{a}kind = ?")
-            params.append(self.kind)
-        if self.session is not None:
-            parts.append(f"{a}session = ?")
-            params.append(self.session)
-        if not parts:
-            return "", params
-        return prefix + " AND ".join(parts), params
 
 
 # -- opening --------------------------------------------------------------------------------------

@@ -194,9 +194,9 @@ def export_records(store: MemoryStore, where) -> Iterator[MemoryRecord]:
     last = 0
     while True:
         sql, params = where.sql(prefix=" AND ")
-        from .store import _SELECT, record_from_row
+        from .model import SELECT_ROWS, record_from_row
 
-        rows = store.read(_SELECT + " WHERE seq > ?" + sql + " ORDER BY seq LIMIT 1000", [last, *params])
+        rows = store.read(SELECT_ROWS + " WHERE seq > ?" + sql + " ORDER BY seq LIMIT 1000", [last, *params])
         if not rows:
             return
         for row in rows:

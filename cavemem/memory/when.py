@@ -18,6 +18,7 @@ import calendar
 import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
+from functools import lru_cache
 
 _MONTHS = {m.lower(): i for i, m in enumerate(calendar.month_name) if m}
 _MONTHS.update({m.lower(): i for i, m in enumerate(calendar.month_abbr) if m})
@@ -27,19 +28,27 @@ _DAY = r"(\d{1,2})(?:st|nd|rd|th)?"
 _YEAR = r"((?:19|20)\d{2})"
 _SEASONS = {"spring": (3, 3), "summer": (6, 3), "autumn": (9, 3), "fall": (9, 3), "winter": (12, 3)}
 
-_PATTERNS: list[tuple[str, re.Pattern]] = [
-    ("iso", re.compile(r"\b" + _YEAR + r"-(\d{2})-(\d{2})\b")),
-    ("dmy", re.compile(r"\b" + _DAY + r"\s+(?:of\s+)?" + _MONTH + r"\.?,?\s+" + _YEAR + r"\b", re.I)),
-    ("mdy", re.compile(r"\b" + _MONTH + r"\.?\s+" + _DAY + r",?\s+" + _YEAR + r"\b", re.I)),
-    ("season", re.compile(r"\b(spring|summer|autumn|fall|winter)\s+(?:of\s+)?" + _YEAR + r"\b", re.I)),
-    ("my", re.compile(r"\b" + _MONTH + r"\.?,?\s+(?:of\s+)?" + _YEAR + r"\b", re.I)),
-    ("dm", re.compile(r"\b" + _DAY + r"\s+(?:of\s+)?" + _MONTH + r"\b", re.I)),
-    ("md", re.compile(r"\b" + _MONTH + r"\.?\s+" + _DAY + r"\b(?!:)", re.I)),
-    ("ago", re.compile(r"\b(\d{1,3}|a|an|one|two|three|four|five|six)\s+(day|week|month|year)s?\s+ago\b", re.I)),
-    ("rel", re.compile(r"\b(today|yesterday|(?:this|last|past|previous)\s+(?:week|month|year))\b", re.I)),
-    ("m", re.compile(r"\b(january|february|march|april|june|july|august|september|october|november|december)\b", re.I)),
-    ("y", re.compile(r"\b" + _YEAR + r"\b")),
-]
+@lru_cache(maxsize=1)
+def _patterns() -> list[tuple[str, re.Pattern]]:
+    """Compiled on first use: most queries mention no date, and recall is a hot CLI path."""
+    return [
+        ("iso", re.compile(r"\b" + _YEAR + r"-(\d{2})-(\d{2})\b")),
+        ("dmy", re.compile(r"\b" + _DAY + r"\s+(?:of\s+)?" + _MONTH + r"\.?,?\s+" + _YEAR + r"\b", re.I)),
+        ("mdy", re.compile(r"\b" + _MONTH + r"\.?\s+" + _DAY + r",?\s+" + _YEAR + r"\b", re.I)),
+        ("season", re.compile(r"\b(spring|summer|autumn|fall|winter)\s+(?:of\s+)?" + _YEAR + r"\b", re.I)),
+        ("my", re.compile(r"\b" + _MONTH + r"\.?,?\s+(?:of\s+)?" + _YEAR + r"\b", re.I)),
+        ("dm", re.compile(r"\b" + _DAY + r"\s+(?:of\s+)?" + _MONTH + r"\b", re.I)),
+        ("md", re.compile(r"\b" + _MONTH + r"\.?\s+" + _DAY + r"\b(?!:)", re.I)),
+        ("ago", re.compile(r"\b(\d{1,3}|a|an|one|two|three|four|five|six)\s+(day|week|month|year)s?\s+ago\b", re.I)),
+        ("rel", re.compile(r"\b(today|yesterday|(?:this|last|past|previous)\s+(?:week|month|year))\b", re.I)),
+        ("m", re.compile(r"\b(january|february|march|april|june|july|august|september|october|november|december)\b", re.I)),
+        ("y", re.compile(r"\b" + _YEAR + r"\b")),
+    ]
+
+
+# Every pattern needs a digit or one of these words; a query with none of them skips the patterns.
+_HINT = re.compile(r"\d|ago|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|today|yesterday|week|month|year|spring"
+                   r"|summer|autumn|fall|winter", re.I)
 _WORD_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 
 
@@ -123,8 +132,10 @@ def find_windows(query: str, now: datetime) -> tuple[list[Window], list[tuple[in
     """(windows mentioned, character spans of the mentions); longer forms win over their parts."""
     windows: list[Window] = []
     spans: list[tuple[int, int]] = []
+    if not _HINT.search(query):
+        return windows, spans
     taken = [False] * (len(query) + 1)
-    for kind, rx in _PATTERNS:
+    for kind, rx in _patterns():
         for m in rx.finditer(query):
             a, b = m.span()
             if any(taken[a:b]):
