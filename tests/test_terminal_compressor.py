@@ -130,3 +130,33 @@ def test_lone_blank_line_is_not_replaced_by_a_marker_and_second_pass_is_noop():
     assert b"\xe2\x80\xa6 1 lines elided" not in out
     assert b"collected 40 items\n\n" in out or b"collected 40 items\n\xe2\x80\xa6" in out
     assert c.compress(out) is None
+
+
+def _git_log_stat(subject: str) -> bytes:
+    lines = ["\x1b[33mcommit 4bc52ae542e0f3dbc1a6f61089a7e09e950794d6\x1b[m", "Author: dev <dev@example.invalid>",
+             "Date:   Fri Jan 2 10:00:00 2026 +0000", "", f"    {subject}", ""]
+    lines += [f" rich/module_{i}.py | {i + 2} \x1b[32m++\x1b[m\x1b[31m-\x1b[m" for i in range(40)]
+    lines += [" 40 files changed, 120 insertions(+), 40 deletions(-)"]
+    return ("\n".join(lines) + "\n").encode()
+
+
+def test_short_line_is_not_represented_by_longer_lines_sharing_its_words():
+    # the spec's gate drops "rich 15.0.0": {rich, #} is a subset of every "rich/module_N.py | N" class
+    out = c.compress(_git_log_stat("rich 15.0.0"))
+    assert b"\n    rich 15.0.0\n" in out
+    assert b"lines elided (caveman)" in out and b"40 files changed" in out
+    assert c.compress(out) is None
+
+
+def test_short_lines_still_collapse_against_their_own_size():
+    lines = ["$ make", "building", "cc -c a.c"] + [f"ok {i}" for i in range(60)] + ["done", "exit 0", "$"]
+    out = c.compress(("\n".join(lines) + "\n").encode())
+    assert out.count(b"ok ") <= 2 and b"lines elided (caveman)" in out
+
+
+def test_spec_gate_is_unchanged_for_other_compressors():
+    from cavemem.compressors.redundancy import keep_non_redundant
+
+    units = ["rich/a.py | 2 +-", "rich 15.0.0", "rich/a.py | 31 +"]
+    assert keep_non_redundant(units, [True, False, False]) == [True, False, False]
+    assert keep_non_redundant(units, [True, False, False], similar_size=True) == [True, True, False]

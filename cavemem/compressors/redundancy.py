@@ -21,6 +21,7 @@ MAX_SEED_CLASSES = 64
 MAX_PROMOTIONS = 128
 MAX_VOCABULARY = 128
 COVERAGE = 0.9
+SIMILAR_SIZE_RATIO = 2
 
 _ASCII_DIGIT_RUN = re.compile(r"[0-9]+")
 _ASCII_MASKED_TOKEN = re.compile(r"[a-z_#]+")
@@ -118,12 +119,17 @@ def represented_by(v: Vocabulary, classes: list[Vocabulary]) -> bool:
 
 class _ClassIndex:
     """Classes split by masked flag, with verdict caching and last-hit-first scanning (the
-    verdict is the same as scanning in order: only *whether* a class matches counts)."""
+    verdict is the same as scanning in order: only *whether* a class matches counts).
 
-    def __init__(self):
+    ``similar_size`` (opt-in, not in the spec) also requires the class to hold fewer than
+    :data:`SIMILAR_SIZE_RATIO` times the unit's tokens: a two-word line such as a commit subject
+    ``rich 15.0.0`` is a fact of its own, not a fragment of every ``rich/x.py | 2 +-`` line."""
+
+    def __init__(self, similar_size: bool = False):
         self.by_kind: dict[bool, list[frozenset]] = {True: [], False: []}
         self.represented: set[Vocabulary] = set()
         self.last_hit: dict[bool, int] = {True: 0, False: 0}
+        self.similar_size = similar_size
 
     def add(self, v: Vocabulary) -> None:
         self.by_kind[v.masked].append(v.tokens)
@@ -137,9 +143,10 @@ class _ClassIndex:
         classes = self.by_kind[v.masked]
         start = self.last_hit[v.masked]
         n = len(classes)
+        limit = SIMILAR_SIZE_RATIO * len(toks) if self.similar_size else None
         for j in range(n):
             k = (start + j) % n
-            if len(toks & classes[k]) >= need:
+            if len(toks & classes[k]) >= need and (limit is None or len(classes[k]) < limit):
                 self.last_hit[v.masked] = k
                 self.represented.add(v)
                 return True
@@ -161,13 +168,14 @@ def digit_shapes(units: list[str]) -> list[str] | None:
     return raw.decode("utf-8", "surrogatepass").split("\n")
 
 
-def keep_non_redundant(units: list[str], keep: list[bool]) -> list[bool]:
-    """Promote dropped units whose vocabulary no shown class covers (in place; also returned)."""
+def keep_non_redundant(units: list[str], keep: list[bool], *, similar_size: bool = False) -> list[bool]:
+    """Promote dropped units whose vocabulary no shown class covers (in place; also returned).
+    ``similar_size``: see :class:`_ClassIndex` (the terminal compressor's choice)."""
     kept = [i for i, k in enumerate(keep) if k]
     if len(kept) == len(units):
         return keep
     step = len(kept) // MAX_SEED_CLASSES if len(kept) > MAX_SEED_CLASSES else 1
-    index = _ClassIndex()
+    index = _ClassIndex(similar_size)
     vocab_of: dict[str, Vocabulary] = {}
 
     def vocabulary(unit: str) -> Vocabulary:

@@ -7,6 +7,11 @@ looks like a failure (errors, tracebacks, file:line locations) and any line unli
 shown; the rest become ``… N lines elided (caveman) …`` markers (a single dropped line no longer
 than its marker stays verbatim — a deviation shared with diff/search-result, see
 :mod:`.line_runs`). Line endings are preserved per line, markers follow the majority style.
+
+Deviation from the spec's redundancy gate: a line only counts as "already shown" when a shown
+line of *similar size* covers it (``similar_size``). Short lines between blocks — a commit
+subject ``rich 15.0.0`` above ``rich/x.py | 2 +-`` lines, a one-word status — are facts, not
+fragments of longer lines that happen to share their words.
 """
 
 from __future__ import annotations
@@ -73,6 +78,6 @@ def _elide_middle(lines: list[str], cr: str) -> list[str]:
     for i, line in enumerate(lines):
         if not keep[i] and (_IMPORTANT.search(line) or _MARKER_LINE.search(line)):
             keep[i] = True
-    keep_non_redundant(lines, keep)
+    keep_non_redundant(lines, keep, similar_size=True)
     # a lone short line (often a blank one) stays verbatim rather than becoming a longer marker
     return emit_with_markers(lines, keep, marker, cr)
