@@ -126,3 +126,18 @@ def test_config_overrides():
         RankConfig().with_overrides("context")
     with pytest.raises(Exception):
         RankConfig().with_overrides("context=high")
+
+
+def test_typos_in_unknown_query_words_are_corrected(mem):
+    rec = mem.remember("we went to the jazz festival downtown last summer")
+    mem.remember("the tournament final is on saturday")
+    assert [h["id"] for h in mem.recall("jazz fesetival")["hits"]][:1] == [rec.id]
+    ranker = Ranker(mem.store, RankConfig())
+    ranker.rank("which torunament final", Filter(projects=("",)), 5, ids.to_micros(T0))
+    assert ranker.diagnostics["corrected"] == {"toruna": "tournament"}
+    off = Ranker(mem.store, RankConfig(typo_fix=0))
+    off.rank("jazz fesetival", Filter(projects=("",)), 5, ids.to_micros(T0))
+    assert off.diagnostics["corrected"] == {}
+    # short words are never "corrected" into something else
+    ranker.rank("boiling point", Filter(projects=("",)), 5, ids.to_micros(T0))
+    assert ranker.diagnostics.get("corrected", {}) == {}

@@ -77,6 +77,7 @@ class RankConfig:
     expansion_docs: int = 3
     expansion_weight: float = 0.3
     expansion_head: int = 1
+    typo_fix: int = 1  # 0 turns typo correction of unknown query words off
     extras: tuple[tuple[str, float], ...] = ()  # (scorer name, weight) overrides
 
     def with_overrides(self, spec: str | dict) -> "RankConfig":
@@ -159,6 +160,25 @@ def _idf(n: int, df: int) -> float:
     return math.log(1 + (n - df + 0.5) / (df + 0.5))
 
 
+def _edit_distance(a: str, b: str, cap: int) -> int:
+    """Edit distance with adjacent transpositions (optimal string alignment), giving up — returning
+    cap + 1 — as soon as every alignment is over ``cap``."""
+    if abs(len(a) - len(b)) > cap:
+        return cap + 1
+    before: list[int] | None = None
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i] + [0] * len(b)
+        for j, cb in enumerate(b, 1):
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb))
+            if before is not None and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                cur[j] = min(cur[j], before[j - 2] + 1)
+        if min(cur) > cap:
+            return cap + 1
+        before, prev = prev, cur
+    return prev[-1]
+
+
 def _in_windows(ts_us: int, windows) -> float:
     """1 inside a mentioned window, halving with every window-length (at least a day) outside."""
     best = 0.0
@@ -196,8 +216,11 @@ class Ranker:
         df = self.store.doc_freqs(weights)
         idf = {t: _idf(n_docs, d) for t, d in df.items()}
 
+        corrected = self._correct_typos(qterms, weights, df) if cfg.typo_fix else {}
+        idf.update({t: _idf(n_docs, df[t]) for t in corrected.values()})
+        content = [corrected.get(t, t) for t in content]
         pool: dict[int, None] = dict.fromkeys(self._word_candidates(weights, df, n_docs, where))
-        substring = self._substring_candidates(qterms, df, n_docs, idf, where, pool)
+        substring = self._substring_candidates([q for q in qterms if q.term not in corrected], df, n_docs, idf, where, pool)
         for w in windows:
             pool.update(dict.fromkeys(self.store.window_seqs(where, ids.to_micros(w.start), ids.to_micros(w.end),
                                                              cfg.candidates // 2)))
@@ -242,6 +265,7 @@ class Ranker:
         self.diagnostics = {
             "terms": list(weights), "temporal_terms": sorted(temporal & set(weights)),
             "unknown_terms": [t for t in content if df[t] == 0 and t not in substring],
+            "corrected": corrected,
             "windows": [(w.start.isoformat(), w.end.isoformat()) for w in windows],
             "best_coverage": best_cov, "extra_vouch": extra_vouch,
         }
@@ -346,6 +370,33 @@ class Ranker:
             got = self.store.fts_candidates(known, where, cfg.candidates, newest=cfg.match_cap if common else 0)
             seqs += [s for s, _ in got if s not in seen]
         return seqs
+
+    def _correct_typos(self, qterms, weights: dict, df: dict) -> dict[str, str]:
+        """Query words no memory contains, replaced by a known word one edit away (two for long
+        words; a swap of neighbouring letters is one edit) that shares their first two letters:
+        ``fesetival`` → ``festival``. Words of fewer than five letters (after stemming) are left
+        alone, and substrings are tried first (``postgres`` is not a typo of anything)."""
+        fixed: dict[str, str] = {}
+        for q in qterms:
+            t = q.term
+            if df.get(t, 0) > 0 or len(t) < 5 or not q.raw.isascii() or not q.raw.isalpha():
+                continue
+            if self.store.substring_candidates(q.raw, Filter(projects=None, current_only=False), 1):
+                continue
+            budget = 1 if len(t) < 9 else 2
+            best: tuple[int, int, str] | None = None
+            raw = q.raw if q.raw[:2] == t[:2] else t  # a typo can change the stem (torunament → toruna)
+            lo, hi = min(len(t), len(raw)) - budget, max(len(t), len(raw)) + budget
+            for cand, cand_df in self.store.terms_like(t[:2], lo, hi):
+                d = min(_edit_distance(t, cand, budget), _edit_distance(raw, cand, budget))
+                if d <= budget and (best is None or (d, -cand_df, cand) < best):
+                    best = (d, -cand_df, cand)
+            if best is not None and best[2] not in weights:
+                w = weights.pop(t)
+                weights[best[2]] = w
+                df[best[2]] = -best[1]
+                fixed[t] = best[2]
+        return fixed
 
     def _substring_candidates(self, qterms, df: dict, n_docs: int, idf: dict, where: Filter, pool: dict) -> dict[str, set[int]]:
         """Terms the word index does not know (and lone CJK characters), as substrings."""

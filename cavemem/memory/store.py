@@ -301,6 +301,13 @@ class MemoryStore:
             out.update(self.read(f"SELECT term, df FROM mem_df WHERE term IN ({','.join('?' * len(chunk))})", chunk))
         return out
 
+    def terms_like(self, prefix: str, min_len: int, max_len: int, limit: int = 2000) -> list[tuple[str, int]]:
+        """Known terms (with document frequency) starting with ``prefix``, by length range."""
+        return self.read(
+            "SELECT term, df FROM mem_df WHERE term >= ? AND term < ? AND length(term) BETWEEN ? AND ? AND df > 0 LIMIT ?",
+            (prefix, prefix + "\uffff", min_len, max_len, limit),
+        )
+
     def bodies(self, seqs: Iterable[int]) -> dict[int, list[str]]:
         seqs = list(seqs)
         out: dict[int, list[str]] = {}
