@@ -45,14 +45,18 @@ _CJK_CLASS = (
     "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
     "\uac00-\ud7af\u1100-\u11ff\u3130-\u318f\U00020000-\U0002fa1f"
 )
-_CJK_SPLIT = re.compile("([" + _CJK_CLASS + "]+)")
-_CJK_CHAR = re.compile("[" + _CJK_CLASS + "]")
 _CAMEL_PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 _ALNUM_PART = re.compile(r"[a-z]+|[0-9]+")
 
 
+@lru_cache(maxsize=1)
+def _cjk() -> tuple[re.Pattern, re.Pattern]:
+    """(run splitter, single character) for CJK, compiled on the first non-ASCII text."""
+    return re.compile("([" + _CJK_CLASS + "]+)"), re.compile("[" + _CJK_CLASS + "]")
+
+
 def is_cjk(term: str) -> bool:
-    return bool(_CJK_CHAR.match(term))
+    return not term.isascii() and bool(_cjk()[1].match(term))
 
 
 def _fold_latin(word: str) -> str:
@@ -124,11 +128,12 @@ def _terms(text: str, raw_of: dict[str, str] | None = None) -> list[str]:
             _word_terms(raw, out, raw_of)
         return out
     text = unicodedata.normalize("NFKC", text)
+    cjk_split, cjk_char = _cjk()
     for raw in _WORD.findall(text):
-        if not _CJK_CHAR.search(raw):
+        if raw.isascii() or not cjk_char.search(raw):
             _word_terms(raw, out, raw_of)
             continue
-        for i, piece in enumerate(_CJK_SPLIT.split(raw)):
+        for i, piece in enumerate(cjk_split.split(raw)):
             if not piece:
                 continue
             if i % 2:  # odd pieces are the CJK runs
