@@ -9,6 +9,10 @@ kept parent. Dropped runs become ``# … N config lines elided (caveman) …`` c
 are comments in all three formats (a single dropped line no longer than the marker, typically a
 blank one, stays verbatim: see :mod:`.line_runs`); YAML output must still parse, or we pass
 through.
+
+That spec stage is all we run when it keeps at most half the lines. When it keeps more (every
+line distinct: hashes, URLs, names), :mod:`.config_structured` also elides long comment blocks
+and all but exemplars of same-shaped stanzas; its output is used when it is valid and smaller.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from ..gocompat import is_utf8, trim_space
 from .base import Compressor
 from .line_runs import emit_with_markers
 from .lineends import cr_suffix, join_lines, split_lines
+from .config_stanzas import indentation
 from .redundancy import keep_non_redundant
 from .relevance import CONFIG_LIMIT, RELEVANCE_THRESHOLD, keep_query_relevant
 
@@ -29,8 +34,9 @@ KEEP_HEAD = 3
 KEEP_TAIL = 2
 CONTEXT_LINES = 8  # lines kept under a kept parent / section header
 REENTRY = b"config lines elided (caveman)"
+COMMENT_REENTRY = b"comment lines elided (caveman)"
 
-_SEVERE = re.compile(
+SEVERE = re.compile(
     r"\b(?:ERROR|FAIL|FAILED|FATAL|PANIC|EXCEPTION|WARNING|SECURITY|SECRET|TOKEN|PASSWORD|DENIED|REJECTED|ROLLBACK)\b",
     re.I | re.A,
 )
@@ -40,19 +46,6 @@ _SECTION = re.compile(r"[\t\n\f\r ]*\[[A-Za-z0-9_.:\"' -]+\][\t\n\f\r ]*(?:[#;].
 
 def marker(count: int) -> str:
     return f"# … {count} config lines elided (caveman) …"
-
-
-def indentation(line: str) -> int:
-    """Leading blanks, a tab counting 2."""
-    n = 0
-    for ch in line:
-        if ch == " ":
-            n += 1
-        elif ch == "\t":
-            n += 2
-        else:
-            break
-    return n
 
 
 def is_yaml_parent(line: str) -> bool:
@@ -71,7 +64,7 @@ class ConfigCompressor(Compressor):
         return self.compress_query(data, "")
 
     def compress_query(self, data: bytes, query: str) -> bytes | None:
-        if REENTRY in data or not is_utf8(data):
+        if REENTRY in data or COMMENT_REENTRY in data or not is_utf8(data):
             return None
         shape = classify(data)
         if shape is None:
@@ -81,38 +74,63 @@ class ConfigCompressor(Compressor):
         if len(lines) < MIN_LINES:
             return None
         yaml = shape.kind == "yaml"
+        cr = cr_suffix(text)
         keep = _initial_keeps(lines, yaml, query)
         if yaml:
-            _expand_yaml_context(lines, keep)
+            expand_yaml_context(lines, keep)
         else:
-            _expand_section_context(lines, keep)
-        out_lines = emit_with_markers(lines, keep, marker, cr_suffix(text))
-        if len(out_lines) >= len(lines):
-            return None
-        out = join_lines(out_lines, trailing)
-        if len(out.encode("utf-8")) >= len(data):
-            return None
-        if yaml and not yaml_valid(out):
-            return None
-        return out.encode("utf-8")
+            expand_section_context(lines, keep)
+        out_lines = emit_with_markers(lines, keep, marker, cr)
+        reference = _finish(out_lines, lines, trailing, data, yaml)
+        if reference is not None and 2 * len(out_lines) <= len(lines):
+            return reference  # the spec's line-level stage already saves well
+        # it saves little: elide long comment blocks and same-shaped stanzas too
+        from .config_structured import structured_lines
+
+        structured = structured_lines(lines, yaml, query, cr)
+        if structured is not None:
+            out = _finish(structured, lines, trailing, data, yaml)
+            if out is not None and (reference is None or len(out) < len(reference)):
+                return out
+        return reference
+
+
+def _finish(out_lines: list[str], lines: list[str], trailing: bool, data: bytes, yaml: bool) -> bytes | None:
+    """The output bytes, or None when the spec's fail rules reject them."""
+    if len(out_lines) >= len(lines):
+        return None
+    out = join_lines(out_lines, trailing)
+    raw = out.encode("utf-8")
+    if len(raw) >= len(data):
+        return None
+    if yaml and not yaml_valid(out):
+        return None
+    return raw
 
 
 def _initial_keeps(lines: list[str], yaml: bool, query: str) -> list[bool]:
-    n = len(lines)
-    keep = [i < KEEP_HEAD or i >= n - KEEP_TAIL for i in range(n)]
-    for i, line in enumerate(lines):
-        if keep[i]:
-            continue
-        if _SEVERE.search(line) or (yaml and indentation(line) == 0 and _YAML_KEY.match(line)):
-            keep[i] = True
+    keep = forced_keeps(lines, yaml)
     if query:
         keep_query_relevant(keep, lines, query, CONFIG_LIMIT, RELEVANCE_THRESHOLD)
     keep_non_redundant(lines, keep)
     return keep
 
 
-def _expand_yaml_context(lines: list[str], keep: list[bool]) -> None:
-    """Keep the parent chain of every kept line, then a few children under each kept parent."""
+def forced_keeps(lines: list[str], yaml: bool) -> list[bool]:
+    """Head and tail, alarming lines, and (YAML) top-level keys."""
+    n = len(lines)
+    keep = [i < KEEP_HEAD or i >= n - KEEP_TAIL for i in range(n)]
+    for i, line in enumerate(lines):
+        if keep[i]:
+            continue
+        if SEVERE.search(line) or (yaml and indentation(line) == 0 and _YAML_KEY.match(line)):
+            keep[i] = True
+    return keep
+
+
+def expand_yaml_context(lines: list[str], keep: list[bool], blocked: list[bool] | None = None) -> None:
+    """Keep the parent chain of every kept line, then a few children under each kept parent
+    (never a ``blocked`` line: those belong to elided stanzas or comment blocks)."""
     snapshot = [i for i, k in enumerate(keep) if k]
     wanted = set(snapshot)
     # Parent lines seen so far with strictly increasing indentation: for any later line, its
@@ -130,6 +148,8 @@ def _expand_yaml_context(lines: list[str], keep: list[bool]) -> None:
                 p = stack[k]
                 if p in chained:
                     break
+                if blocked is not None and blocked[p]:
+                    continue
                 keep[p] = True
                 chained.add(p)
         if is_yaml_parent(line):
@@ -145,25 +165,26 @@ def _expand_yaml_context(lines: list[str], keep: list[bool]) -> None:
             continue
         base = indentation(lines[i])
         for j in range(i + 1, min(n, i + 1 + CONTEXT_LINES)):
-            if not trim_space(lines[j]):
+            if not trim_space(lines[j]) or (blocked is not None and blocked[j]):
                 continue
             if indentation(lines[j]) <= base:
                 break
             keep[j] = True
 
 
-def _expand_section_context(lines: list[str], keep: list[bool]) -> None:
+def expand_section_context(lines: list[str], keep: list[bool], blocked: list[bool] | None = None) -> None:
     """TOML/INI: keep the section header of every kept line, then a few lines under each kept
-    header (stopping at the next section)."""
+    header (stopping at the next section; never a ``blocked`` line)."""
     current = -1
     for i, line in enumerate(lines):
         if _SECTION.fullmatch(line):
             current = i
-        elif keep[i] and current >= 0:
+        elif keep[i] and current >= 0 and (blocked is None or not blocked[current]):
             keep[current] = True
     n = len(lines)
     for i in [i for i, k in enumerate(keep) if k and _SECTION.fullmatch(lines[i])]:
         for j in range(i + 1, min(n, i + 1 + CONTEXT_LINES)):
             if _SECTION.fullmatch(lines[j]):
                 break
-            keep[j] = True
+            if blocked is None or not blocked[j]:
+                keep[j] = True
