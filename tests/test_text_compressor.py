@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 import time
+from pathlib import Path
 
 from conftest import CAVEMAN_EVALS
 from hypothesis import given, settings
@@ -180,3 +182,133 @@ def test_query_via_cli(run_cli):
     secs[10] = "Websocket reconnect ownership moved to the edge team; backoff is exponential with jitter after three failures."
     r = run_cli("cavemem", "compress", "--query", "websocket reconnect backoff", input="\n\n".join(secs).encode())
     assert r.rc == 0 and r.report["content_type"] == "text" and b"Websocket reconnect ownership" in r.stdout
+
+
+# -- prose stage (cavemem addition: condense long distinct prose sentence by sentence) ---------
+
+from cavemem.compressors import prose  # noqa: E402
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+
+CLAUSES = [
+    ("Scope", "This agreement covers the {w} services that the provider operates for the customer. "
+     "It explains in some detail how the {w} obligations are split between both parties over time. "
+     "Nothing in this part changes what the other parts say about payment or about liability. "
+     "Both parties read this part together with the annex that lists every {w} service by name."),
+    ("Duties", "The provider keeps the {w} systems running during the agreed service window every week. "
+     "Planned maintenance of the {w} systems is announced to the customer well ahead of time. "
+     "Unplanned outages are reported to the customer as soon as the provider becomes aware of them. "
+     "The customer helps the provider by giving timely access to the {w} premises when needed."),
+]
+WORDS = ["hosting", "backup", "network", "storage", "database", "mail", "billing", "identity"]
+# words that make every paragraph's vocabulary distinct (so the reference stage keeps them all)
+FLAVOUR = ["amber river", "basalt orchard", "cobalt harbor", "dune lantern", "ember quarry", "fjord meadow",
+           "granite willow", "heron canyon"]
+
+
+def long_prose_document() -> str:
+    secs = ["Master Services Agreement", "Version 3.2 of the agreement between the provider and the customer."]
+    for i, w in enumerate(WORDS):
+        title, body = CLAUSES[i % 2]
+        secs.append(f"{i + 1}. {title} of {w}")
+        secs.append(body.format(w=w).replace(" services", f" {FLAVOUR[i]} services").replace(" systems", f" {FLAVOUR[i]} systems")
+                    .replace(" premises", f" {FLAVOUR[i]} premises").replace(" obligations", f" {FLAVOUR[i]} obligations"))
+    secs[5] += " Support requests go to https://support.example.invalid/tickets within 24 hours."
+    secs += ["Signatures follow on the next page.", "End of agreement."]
+    return "\n\n".join(secs) + "\n"
+
+
+def test_long_distinct_prose_is_condensed_to_leads_and_facts():
+    doc = long_prose_document()
+    assert C.compress(doc.encode()) is not None
+    out = C.compress(doc.encode()).decode()
+    assert len(out) < 0.6 * len(doc)
+    parts = out.split("\n\n")
+    assert parts[:2] == doc.split("\n\n")[:2] and parts[-2:] == ["Signatures follow on the next page.", "End of agreement."]
+    for i, w in enumerate(WORDS):  # every heading and every paragraph's lead sentence
+        assert f"{i + 1}. {CLAUSES[i % 2][0]} of {w}" in parts
+        assert doc.split("\n\n")[3 + 2 * i].split(". ")[0] + "." in out
+    assert "Support requests go to https://support.example.invalid/tickets within 24 hours." in out  # a fact
+    assert out.count("sentences elided (caveman)") >= len(WORDS)
+    assert "Nothing in this part changes" not in out
+    assert C.compress(out.encode()) is None  # idempotent
+
+
+def test_prose_stage_keeps_query_matches():
+    doc = long_prose_document()
+    out = C.compress_query(doc.encode(), "unplanned outages reported").decode()
+    assert out.count("Unplanned outages are reported to the customer") == len(WORDS) // 2
+    assert "Nothing in this part changes" not in out
+
+
+def test_long_lead_sentence_is_cut_at_a_clause_unless_its_tail_holds_a_fact():
+    lead = ("The customer may terminate the agreement at any time, for any reason or for no reason at all, "
+            "by giving written notice to the provider, and the provider shall then stop all work that is still "
+            "open under the agreement, without any further obligation on either side.")
+    doc = long_prose_document()
+    doc = doc.replace(doc.split("\n\n")[7].split(". ")[0] + ".", lead)
+    out = C.compress(doc.encode()).decode()
+    assert "The customer may terminate the agreement at any time, for any reason or for no reason at all," in out
+    assert "without any further obligation" not in out
+    assert re.search(r"… \d+ words, \d+ sentences elided \(caveman\) …", out)
+    with_fact = doc.replace("without any further obligation on either side.", "within 30 days of the notice.")
+    assert "within 30 days of the notice." in C.compress(with_fact.encode()).decode()
+
+
+def test_prose_stage_never_cuts_fences_code_tables_or_short_documents():
+    fence = "```python\n" + "\n".join(f"value_{i} = compute(i)  # Step {i}. Then the next one. And more." for i in range(12)) + "\n```"
+    table = "\n".join(f"| row {i} | This cell holds a sentence. Another sentence follows here. |" for i in range(6))
+    config = "\n".join(f"key_{i} = This value reads like a sentence. It has a second one too." for i in range(6))
+    doc = long_prose_document().replace("\n\n3. ", f"\n\n{fence}\n\n{table}\n\n{config}\n\n3. ")
+    out = C.compress(doc.encode()).decode()
+    for block in (fence, table, config):
+        assert block in out
+    small = "\n\n".join(long_prose_document().split("\n\n")[:8])[:1590]
+    assert len(small.strip()) < 1600 and C.compress(small.encode()) is None  # under the floor: untouched
+
+
+def test_prose_stage_only_runs_when_the_reference_stage_saves_little():
+    # the §7.7 incident report: the reference stage already drops 17 sections, its output is verified
+    doc = "\n\n".join(incident()) + "\n"
+    out = C.compress(doc.encode()).decode()
+    assert "sentences elided" not in out and "words elided" not in out
+
+
+def test_sentence_spans_respect_enumerators_abbreviations_and_decimals():
+    text = "3. Grant of Patent License. Subject to e.g. the U.S. rules in version 2.0 of it. Done! Next? Yes."
+    got = [text[a:b] for a, b in prose.sentence_spans(text)]
+    assert got == ["3. Grant of Patent License.", "Subject to e.g. the U.S. rules in version 2.0 of it.", "Done!", "Next?", "Yes."]
+
+
+def test_bullet_items_are_units():
+    text = "- first item explains the thing.\n  It wraps here.\n- second item\n* third item"
+    assert [text[a:b] for a, b in prose.item_spans(text)] == [
+        "- first item explains the thing.\n  It wraps here.", "- second item", "* third item"]
+    assert prose.item_spans("plain line\n- not a list start") is None
+
+
+def test_real_licence_and_readme_fixtures():
+    apache = (FIXTURES / "text" / "apache-2.0.txt").read_bytes()
+    res = Engine().compress(apache, query="patent license")
+    assert res.content_type == "text" and res.ratio >= 0.25
+    for fact in (b"Apache License", b"Version 2.0, January 2004", b"TERMS AND CONDITIONS FOR USE, REPRODUCTION, AND DISTRIBUTION",
+                 b"Grant of Patent License", b"http://www.apache.org/licenses/LICENSE-2.0", b"patent litigation"):
+        assert fact in res.output
+    assert Engine().retrieve(res.recovery_handle) == apache
+    mpl = (FIXTURES / "text" / "mpl-2.0.txt").read_bytes()
+    out = C.compress(mpl)
+    assert b"Mozilla Public License Version 2.0" in out and b"Exhibit A - Source Code Form License Notice" in out
+    assert len(out) < 0.8 * len(mpl)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from([
+    "Plain sentence here.", "Another one, with a clause, follows.", "See https://x.invalid/a.", "e.g. this.",
+    "3. Title.", "- item", "```", "", "", "Version 1.2 ships.", "A very long sentence " + "with many words " * 12 + "ends.",
+]), min_size=0, max_size=80))
+def test_prose_stage_output_is_text_and_stable(lines):
+    text = "\n".join(lines) * 3
+    out = C.compress(text.encode())
+    if out is not None:
+        again = C.compress(out)
+        assert again is None or len(again) <= len(out)

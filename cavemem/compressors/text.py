@@ -10,6 +10,12 @@ whitespace and CRLF separators are not preserved (spec §9 item 7; the original 
 
 An HTML page that reached this fallback first loses its script/style/svg blocks (replaced by a
 one-section marker) and its comments.
+
+cavemem addition: when dropping redundant sections leaves more than half of the text (distinct
+prose such as a licence or a README), a second stage (:mod:`.prose`) condenses the long
+paragraphs that are left to their lead sentences, facts and query matches, with
+``… N sentences elided (caveman) …`` markers. Where the reference stage already saves half,
+its (verified) output is used unchanged.
 """
 
 from __future__ import annotations
@@ -29,13 +35,14 @@ MIN_SECTIONS = KEEP_HEAD + KEEP_TAIL + 2  # at most this many sections: nothing 
 HEADING_MAX_BYTES = 96
 HEADING_MAX_WORDS = 8
 HTML_NOISE_MARKER = "\u2026 1 sections elided (caveman) \u2026"
+PROSE_STAGE_MIN_SHARE = 0.5
 
 _FENCE = re.compile(r"[\t\f\r ]{0,3}(`{3,}|~{3,})")
 _SIGNAL = re.compile(
     r"\b(?:ERROR|WARNING|IMPORTANT|NOTE|ACTION|FOLLOWUP|SECURITY|SUMMARY|CONCLUSION|DECISION|RECOMMENDATION)\b",
     re.I | re.ASCII,
 )
-_MARKER = re.compile(r"sections elided \(caveman\)")
+_MARKER = re.compile(r"(?:sections|sentences|words) elided \(caveman\)")
 _NOISE_TAGS = ("script", "style", "svg")
 
 
@@ -137,6 +144,12 @@ def split_sections(text: str) -> list[str]:
     return sections
 
 
+def _saves_little(sections: list[str], out: list[str]) -> bool:
+    """Did dropping redundant sections leave more than :data:`PROSE_STAGE_MIN_SHARE` of the
+    text? Then the prose stage condenses the paragraphs that are left (:mod:`.prose`)."""
+    return sum(map(len, out)) > PROSE_STAGE_MIN_SHARE * sum(map(len, sections))
+
+
 def is_heading(section: str) -> bool:
     if section.startswith("#"):
         return True
@@ -188,5 +201,13 @@ class TextCompressor(Compressor):
             out.append(f"\u2026 {j - i} sections elided (caveman) \u2026")
             i = j
         if len(out) == n:
-            return None  # nothing dropped
+            out = sections  # the reference claims nothing when the section count is unchanged
+        if _saves_little(sections, out):
+            from .prose import condense
+
+            condensed = condense(out, query)
+            if condensed is not None:
+                return "\n\n".join(condensed).encode("utf-8")
+        if len(out) == n:
+            return None  # nothing dropped (the spec's test: as many sections out as in)
         return "\n\n".join(out).encode("utf-8")
