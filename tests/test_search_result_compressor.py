@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from cavemem.compressors.search_result import _IMPORTANT, SearchResultCompressor
 
-MARKER = re.compile(r"^… (\d+) search result lines elided \(caveman\) …\r?$")
+MARKER = re.compile(r"^… (\d+) search result lines elided \(caveman\)(?:: all in [^,;]+, lines? [0-9.]+(?:; [^,;]+, lines? [0-9.]+)*)? …\r?$")
 
 
 def hits(n: int, special: dict[int, str] | None = None) -> list[str]:
@@ -172,3 +172,71 @@ def test_grep_hits_detected_and_compressed(run_cli):
     assert got.report["content_type"] == "search-result"
     assert b"SECURITY: token rejected" in got.stdout
     assert got.report["tokens_after"] < got.report["tokens_before"] // 3
+
+
+# -- per-file bound (query given, the spec's rules keep most hits) ----------------------------------
+
+
+def token_grep() -> list[str]:
+    """grep -rn token over docs: every hit says "token", so the keyword rule keeps them all."""
+    lines = []
+    for f, count in (("docs/npmrc.md", 7), ("docs/config.md", 30), ("docs/npm-token.md", 25), ("docs/login.md", 2)):
+        for k in range(count):
+            line_no = 10 + 7 * k
+            text = f"paragraph {f[5:-3]} {k} about how the access token {'alpha beta gamma delta'.split()[k % 4]} works {k * 13}"
+            if f == "docs/config.md" and k == 17:
+                text = "set _authToken=MYTOKEN for the registry"
+            lines.append(f"{f}:{line_no}:{text}")
+    return lines
+
+
+def test_query_bounds_hits_per_file_when_a_keyword_is_everywhere():
+    lines = token_grep()
+    data = doc(lines)
+    comp = SearchResultCompressor()
+    assert comp.compress(data) is None  # no query: the spec's rules keep every keyword hit
+    out = comp.compress_query(data, "_authToken").decode()
+    assert "docs/config.md:129:set _authToken=MYTOKEN for the registry\n" in out
+    assert expand(out.encode(), data)
+    # the head and tail, the query hit, and at most three hits per file (the redundancy gate
+    # drops look-alikes among those); the rest are named by file and line range
+    assert "docs/config.md:10:" in out
+    for f, limit in (("config", 2), ("npm-token", 2)):
+        shown = [line for line in out.split("\n") if line.startswith(f"docs/{f}.md:")]
+        assert len(shown) <= limit, shown
+    assert "all in docs/config.md, lines 136..213; docs/npm-token.md, lines 10..164 …" in out
+    assert len(out) < len(data) // 2
+
+
+def test_alarm_hits_still_survive_the_bound():
+    import hashlib
+
+    words = [hashlib.sha1(str(i).encode()).hexdigest()[:12] for i in range(200)]
+    lines = [f"src/app.py:{i}:{words[i]} = lookup({words[i + 50]!r}, {words[i + 100]})" for i in range(1, 40)]
+    lines[25] = "src/app.py:26:raise RuntimeError('build FAILED here')"
+    out = SearchResultCompressor().compress_query(doc(lines), "dispatcher").decode()
+    assert "build FAILED here" in out
+    assert "all in src/app.py" in out
+
+
+def test_context_lines_and_separators_are_left_to_the_spec_rules():
+    lines = []
+    for k in range(30):
+        lines += [f"lib/mod.py:{100 + 4 * k}:value = compute_{k}(alpha)", f"lib/mod.py-{101 + 4 * k}-    return value_{k}", "--"]
+    data = doc(lines)
+    out = SearchResultCompressor().compress_query(data, "compute_7").decode()
+    assert expand(out.encode(), data)
+    assert "lib/mod.py:128:value = compute_7(alpha)" in out
+    for line in out.split("\n"):
+        if "all in" in line:  # a file summary only ever stands for hit lines
+            assert "lib/mod.py" in line
+
+
+def test_bound_is_fast_on_100k_hits():
+    lines = [f"src/f{i % 10}.py:{i}:{i * 7919 % 100003} value {i * 31 % 977} row" for i in range(100_000)]
+    data = doc(lines)
+    start = time.monotonic()
+    out = SearchResultCompressor().compress_query(data, "value f3")
+    assert time.monotonic() - start < 10
+    assert out is not None and len(out) < len(data) // 50
+    assert expand(out, data)

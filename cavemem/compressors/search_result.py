@@ -7,22 +7,33 @@ covers (the redundancy gate). Runs of the remaining look-alike hits become
 
 Deviation from the reference: a dropped run of one line no longer than the marker is kept
 verbatim instead of being swapped for a marker (see ``line_runs``).
+
+Addition (per-file bound): with a query, when those rules still keep more than half the lines —
+every hit is distinct, or the searched word is itself a keyword (``grep -rn token``) — each
+file (``path:line:`` hits) shows only its first three hits beyond the query hits, and the
+keyword rule yields when more than half the lines carry a keyword (it is then what was searched
+for, not an alarm). Surplus hits never enter the redundancy gate; their markers name the files
+and line ranges they hide (``… 20 search result lines elided (caveman): all in docs/config.md,
+lines 468..1999 …``). The result is used only when it has fewer lines.
 """
 
 from __future__ import annotations
 
 import re
 
+from .. import bm25
 from ..gocompat import is_utf8
 from .base import Compressor
 from .line_runs import emit_with_markers
 from .lineends import cr_suffix, join_lines, split_lines
 from .redundancy import keep_non_redundant
-from .relevance import SEARCH_RESULT_LIMIT, keep_query_relevant
+from .relevance import RELEVANCE_THRESHOLD, SEARCH_RESULT_LIMIT
 
 KEEP_HEAD = 8
 KEEP_TAIL = 4
 MIN_LINES = 18
+PER_FILE_HITS = 3  # hits shown per file when the per-file bound applies
+MAX_MARKER_FILES = 3  # a marker names the files of the hits it hides, up to this many
 
 # RE2 semantics: ``\b`` is an ASCII word boundary while ``(?i)`` folds Unicode case (the Kelvin
 # sign matches ``k``), so the boundaries are spelled out case-sensitively around a Unicode
@@ -31,6 +42,8 @@ _IMPORTANT = re.compile(
     r"(?<![0-9A-Za-z_])(?i:ERROR|FAIL|FAILED|PANIC|ACTION|FOLLOWUP|SECURITY|SECRET|TOKEN|PASSWORD|KEY)(?![0-9A-Za-z_])"
 )
 _MARKER_LINE = re.compile(r"search result lines elided \(caveman\)")
+# ``path:line:`` or ``path:line:col:`` (grep -n, ripgrep, compilers): the detection rule's hit shape
+_HIT = re.compile(r"([./~A-Za-z0-9_-][^:\n]{0,240}):([0-9]+)(?::[0-9]+)?:")
 
 
 def marker(count: int) -> str:
@@ -52,13 +65,109 @@ class SearchResultCompressor(Compressor):
         n = len(lines)
         if n < MIN_LINES:
             return None
-        keep = [i < KEEP_HEAD or i >= n - KEEP_TAIL for i in range(n)]
-        for i, line in enumerate(lines):
-            if not keep[i] and (_IMPORTANT.search(line) or _MARKER_LINE.search(line)):
-                keep[i] = True
-        keep_query_relevant(keep, lines, query, SEARCH_RESULT_LIMIT)
-        keep_non_redundant(lines, keep)
-        out = emit_with_markers(lines, keep, marker, cr_suffix(text))
+        cr = cr_suffix(text)
+        scores = bm25.scores(query, lines) if query else None
+        keep = _spec_keeps(lines, scores, keyword_force=True)
+        out = emit_with_markers(lines, keep, marker, cr)
+        if query and 2 * len(out) > n:
+            # the spec's rules keep most hits: bound what each file may show (see module note)
+            bounded = _per_file_bounded(lines, scores, cr)
+            if bounded is not None and len(bounded) < len(out):
+                out = bounded
         if len(out) == n:
             return None
         return join_lines(out, trailing).encode("utf-8")
+
+
+def _spec_keeps(lines: list[str], scores: list[float] | None, keyword_force: bool, blocked: list[bool] | None = None) -> list[bool]:
+    """Head and tail, keyword and marker lines, query hits, then the redundancy gate — over the
+    lines not ``blocked`` (the gate's promotions never reach a blocked line)."""
+    n = len(lines)
+    keep = [i < KEEP_HEAD or i >= n - KEEP_TAIL for i in range(n)]
+    for i, line in enumerate(lines):
+        if not keep[i] and ((keyword_force and _IMPORTANT.search(line)) or _MARKER_LINE.search(line)):
+            keep[i] = True
+    if scores is not None:
+        _keep_query_hits(keep, scores)
+    if blocked is None:
+        keep_non_redundant(lines, keep)
+        return keep
+    open_idx = [i for i in range(n) if keep[i] or not blocked[i]]
+    sub = [keep[i] for i in open_idx]
+    keep_non_redundant([lines[i] for i in open_idx], sub)
+    for i, k in zip(open_idx, sub):
+        keep[i] = k
+    return keep
+
+
+def _keep_query_hits(keep: list[bool], scores: list[float]) -> None:
+    """``keep_query_relevant(keep, lines, query, 24, 0.30)`` on BM25 scores computed once (the
+    bounded stage re-ranks with other force-keeps; scoring 100k lines twice costs seconds)."""
+    best = max(scores, default=0.0)
+    if best <= 0:
+        return
+    cands = [i for i, sc in enumerate(scores) if not keep[i] and sc / best >= RELEVANCE_THRESHOLD]
+    cands.sort(key=lambda i: (-scores[i], i))
+    for i in cands[:SEARCH_RESULT_LIMIT]:
+        keep[i] = True
+
+
+def _per_file_bounded(lines: list[str], scores: list[float], cr: str) -> list[str] | None:
+    """Numerous hits with a query: each file shows its first PER_FILE_HITS hits plus the hits the
+    query (or, unless nearly every line has one, an alarm keyword) asks for; the rest of its hits
+    become a marker naming the file and line range. None when no file has surplus hits."""
+    n = len(lines)
+    hits = [_HIT.match(line) for line in lines]
+    seen: dict[str, int] = {}
+    blocked = [False] * n
+    for i, m in enumerate(hits):
+        if m is None:
+            continue
+        path = m.group(1)
+        seen[path] = seen.get(path, 0) + 1
+        blocked[i] = seen[path] > PER_FILE_HITS
+    if not any(blocked):
+        return None
+    # a keyword on most lines is what was searched for, not an alarm
+    saturated = 2 * sum(1 for line in lines if _IMPORTANT.search(line)) > n
+    keep = _spec_keeps(lines, scores, keyword_force=not saturated, blocked=blocked)
+    out: list[str] = []
+    i = 0
+    while i < n:
+        if keep[i]:
+            out.append(lines[i])
+            i += 1
+            continue
+        j = i
+        while j < n and not keep[j]:
+            j += 1
+        out.extend(_run_output(lines, hits, i, j, cr))
+        i = j
+    return out
+
+
+def _run_output(lines: list[str], hits: list, i: int, j: int, cr: str) -> list[str]:
+    """A marker for ``lines[i:j]`` — naming the files and line ranges it hides when they are all
+    hits of at most MAX_MARKER_FILES files — or the lines themselves when a marker would cost more
+    than half of them."""
+    plain = marker(j - i)
+    text = plain
+    if all(hits[k] is not None for k in range(i, j)):
+        spans: list[list] = []  # [path, first line, last line] per consecutive file
+        for k in range(i, j):
+            path, line_no = hits[k].group(1), hits[k].group(2)
+            if spans and spans[-1][0] == path:
+                spans[-1][2] = line_no
+            else:
+                spans.append([path, line_no, line_no])
+        if len(spans) <= MAX_MARKER_FILES:
+            where = "; ".join(f"{p}, line {a}" if a == b else f"{p}, lines {a}..{b}" for p, a, b in spans)
+            text = f"{plain[:-2]}: all in {where} …"
+    hidden = sum(len(lines[k].encode("utf-8", "surrogatepass")) + 1 for k in range(i, j))
+    if 2 * len(text.encode("utf-8", "surrogatepass")) > hidden:
+        text = plain
+    if j - i == 1 and len(lines[i].encode("utf-8", "surrogatepass")) <= len((plain + cr).encode()):
+        return [lines[i]]
+    if 2 * len(text.encode("utf-8", "surrogatepass")) > hidden:
+        return lines[i:j]
+    return [text + cr]
