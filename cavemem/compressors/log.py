@@ -2,7 +2,8 @@
 
 Keeps the first two lines, every line that signals trouble (errors, warnings, stack frames,
 ``file.go:NN``), earlier caveman markers, the last two lines, lines relevant to the query, and
-any line whose vocabulary has not been shown yet (redundancy gate). Each dropped run becomes one
+any line whose vocabulary has not been shown yet (redundancy gate; when that gate keeps most of
+the log, the same gate over line *templates* — see ``log_templates``). Each dropped run becomes one
 marker line — ``… N lines elided (caveman) …``, with an invariant summary after a colon when
 the run's lines carry ``key=value`` or JSON fields. Every kept line keeps its own line ending;
 markers follow the document's majority ending.
@@ -17,15 +18,20 @@ import re
 
 from .base import Compressor
 from .invariant_columns import summarize_lines
-from .invariants import ELISION_NOTE_MIN_ELIDED_BYTES, ELISION_NOTE_PREFIX, elision_note, worth_eliding
+from .invariants import ELISION_NOTE_MIN_ELIDED_BYTES, ELISION_NOTE_PREFIX, elision_note, summarize_elided, worth_eliding
 from .lineends import cr_suffix, join_lines, split_lines
 from .linescan import line_indices, literal_hit_positions, word_hit_positions
+from .log_templates import LogTemplates
 from .redundancy import keep_non_redundant
 from .relevance import LOG_LIMIT, keep_query_relevant
 
 KEEP_HEAD = 2
 KEEP_TAIL = 2
 MIN_LINES = 4
+# The template gate is tried when the spec's gate promotes more than a third of the lines it could
+# drop, and there are at least 16 of those (a dozen distinct lines are cheap to show in full).
+TEMPLATE_PROMOTED_NUM, TEMPLATE_PROMOTED_DEN = 1, 3
+TEMPLATE_MIN_DROPPABLE = 16
 
 TROUBLE_WORDS = (b"error", b"fatal", b"panic", b"exception", b"traceback", b"fail", b"failed", b"failure", b"warn", b"warning")
 _S = rb"[\t\f\r ]"  # Go's \s inside one line (a line never contains \n)
@@ -89,11 +95,41 @@ class LogCompressor(Compressor):
             i -= 1
         if query:
             keep_query_relevant(keep, lines, query, LOG_LIMIT)
-        keep_non_redundant(lines, keep)
-        return _emit(text, lines, trailing, keep).encode("utf-8")
+        templates = keep_non_redundant_lines(lines, keep)
+        return _emit(text, lines, trailing, keep, templates).encode("utf-8")
 
 
-def _emit(text: str, lines: list[str], trailing: bool, keep: list[bool]) -> str:
+def keep_non_redundant_lines(lines: list[str], keep: list[bool]) -> LogTemplates | None:
+    """The spec's redundancy gate over the lines — or, when it promotes most of the lines it could
+    drop (every dpkg line names a new package, every ``pip -v`` line a new temp directory), the
+    same gate over the lines' templates (``log_templates``), if that keeps fewer lines.
+
+    Updates ``keep`` in place; returns the templates when the template gate decided."""
+    base = keep[:]
+    keep_non_redundant(lines, keep)
+    droppable = len(lines) - sum(base)
+    promoted = sum(keep) - sum(base) if droppable else 0
+    if droppable < TEMPLATE_MIN_DROPPABLE or promoted * TEMPLATE_PROMOTED_DEN <= droppable * TEMPLATE_PROMOTED_NUM:
+        return None
+    templates = LogTemplates(lines)
+    by_template = keep_non_redundant(templates.templates, base)
+    if sum(by_template) >= sum(keep):
+        return None
+    keep[:] = by_template
+    return templates
+
+
+def _run_summary(lines: list[str], i: int, j: int, run_bytes: int, templates: LogTemplates | None) -> str:
+    """The summary of the run ``lines[i:j]``: its logfmt/JSON fields (spec §2.4) or, for a
+    template-gated log whose run has no such fields, its slot values by kind."""
+    run = lines[i:j]
+    summary = summarize_lines(run, run_bytes)
+    if not summary and templates is not None:
+        summary = summarize_elided(map(templates.fields, range(i, j)), run_bytes)
+    return summary
+
+
+def _emit(text: str, lines: list[str], trailing: bool, keep: list[bool], templates: LogTemplates | None = None) -> str:
     ascii_doc = text.isascii()
     cr = cr_suffix(text)
     out: list[str] = []
@@ -113,7 +149,7 @@ def _emit(text: str, lines: list[str], trailing: bool, keep: list[bool]) -> str:
             run_bytes = sum(map(len, run)) + len(run)
         else:
             run_bytes = sum(len(s.encode("utf-8")) for s in run) + len(run)
-        summary = summarize_lines(run, run_bytes)
+        summary = _run_summary(lines, i, j, run_bytes, templates)
         if summary:
             marker = f"\u2026 {len(run)} lines elided (caveman): {summary} \u2026"
         else:
