@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from ...gocompat import trim_space_bytes
 from .languages import COMMENT_TYPES, LANGUAGES, Deadline, LanguageSpec, load_language, parse
-from .parse_errors import ErrorSpan, clear_of_errors, error_spans, function_clear_of_errors, no_new_errors
+from .parse_errors import ErrorMap, ErrorSpan, error_spans, no_new_errors
 
 # Directive comments survive comment removal (build constraints, cgo exports, TS references).
 DIRECTIVE_PREFIXES = (b"//go:", b"// +build", b"//+build", b"//export ", b"///")
@@ -73,7 +73,7 @@ def _ends_its_line(data: bytes, end: int) -> bool:
     return not rest.strip(b" \t\r")
 
 
-def body_replacements(spec: LanguageSpec, data: bytes, root, errors: list[ErrorSpan] | None = None) -> list[Replacement]:
+def body_replacements(spec: LanguageSpec, data: bytes, root, errors: ErrorMap | None = None) -> list[Replacement]:
     """Replace the body of every outermost function whose body type qualifies (and, when the
     parse had ``errors``, whose body and head are clear of them)."""
     query = _query(spec.name, "functions", spec.functions, "[{alternatives}] @fn")
@@ -92,7 +92,7 @@ def body_replacements(spec: LanguageSpec, data: bytes, root, errors: list[ErrorS
             continue  # already elided
         if spec.elision_needs_line_end and not _ends_its_line(data, end):
             continue
-        if errors and not function_clear_of_errors(data, fn.start_byte, start, end, errors):
+        if errors is not None and not errors.function_clear(fn.start_byte, start, end):
             continue  # claimed all the same: nothing inside a broken function is elided
         out.append((start, end, spec.elision))
     return out
@@ -170,16 +170,17 @@ def elide_tree(
     input's errors moved through the splice (none at all for a clean input), else None."""
     spec = LANGUAGES[lang_name]
     root = tree.root_node
+    error_map = ErrorMap(data, errors) if errors else None
     try:
-        replacements = body_replacements(spec, data, root, errors)
+        replacements = body_replacements(spec, data, root, error_map)
         if options.remove_comments:
             replacements += comment_replacements(spec, data, root)
         if options.remove_docstrings:
             replacements += docstring_replacements(spec, data, root)
     except Exception:  # a query that cannot compile against an odd grammar build: fail closed
         return None
-    if errors:
-        replacements = [r for r in replacements if clear_of_errors(data, r[0], r[1], errors)]
+    if error_map is not None:
+        replacements = [r for r in replacements if error_map.clear(r[0], r[1])]
     if not replacements:
         return None
     applied = applied_replacements(replacements)

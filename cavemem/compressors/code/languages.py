@@ -112,6 +112,12 @@ class Deadline:
     def expired(self) -> bool:
         return time.monotonic() > self.end
 
+    def capped(self, seconds: float) -> Deadline:
+        """A budget of at most ``seconds`` from now that also ends when this one does."""
+        sub = Deadline(seconds)
+        sub.end = min(sub.end, self.end)
+        return sub
+
 
 def parse(name: str, data: bytes, deadline: Deadline, allow_errors: bool = False):
     """Parse ``data`` with grammar ``name``; None when the grammar is unavailable, the parse hit

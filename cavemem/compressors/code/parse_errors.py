@@ -15,6 +15,8 @@ When the input parses cleanly this is the spec's gate: the output must have no e
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
+from itertools import accumulate
 
 ErrorSpan = tuple[int, int, str]  # (start byte, end byte, "ERROR" or "MISSING <kind>")
 
@@ -62,25 +64,41 @@ def _widen_over_blanks(data: bytes, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
-def clear_of_errors(data: bytes, start: int, end: int, spans: list[ErrorSpan]) -> bool:
-    """True when no error lies inside ``[start, end)`` or touches it (only blanks between)."""
-    lo, hi = _widen_over_blanks(data, start, end)
-    return not any(s <= hi and e >= lo for s, e, _ in spans)
+class ErrorMap:
+    """A parse's error spans with a bisect index, so checking every function of a large file
+    against thousands of errors stays O((F + E) log E)."""
 
+    def __init__(self, data: bytes, spans: list[ErrorSpan]):
+        self.data = data
+        self.spans = sorted(spans)
+        self._reach = list(accumulate((e for _, e, _ in self.spans), max))  # running max of ends
 
-def function_clear_of_errors(data: bytes, fn_start: int, body_start: int, body_end: int, spans: list[ErrorSpan]) -> bool:
-    """A function whose body may be elided despite errors elsewhere: nothing in or touching the
-    body, and in its head (from the function's start to the body) only lone-word ERROR nodes
-    (a word and pointer stars) —
-    a MISSING token or a wider error there means the signature itself is broken, so the "body"
-    tree-sitter found is not trustworthy."""
-    if not clear_of_errors(data, body_start, body_end, spans):
-        return False
-    for s, e, kind in spans:
-        if s < body_start and e > fn_start or s == e == fn_start:
-            if kind != "ERROR" or _LONE_WORD.match(data, s, e) is None:
+    def _overlapping(self, lo: int, hi: int):
+        """Spans with start <= hi and end >= lo (touching counts)."""
+        i = bisect_left(self._reach, lo)
+        while i < len(self.spans) and self.spans[i][0] <= hi:
+            if self.spans[i][1] >= lo:
+                yield self.spans[i]
+            i += 1
+
+    def clear(self, start: int, end: int) -> bool:
+        """True when no error lies inside ``[start, end)`` or touches it (only blanks between)."""
+        lo, hi = _widen_over_blanks(self.data, start, end)
+        return next(self._overlapping(lo, hi), None) is None
+
+    def function_clear(self, fn_start: int, body_start: int, body_end: int) -> bool:
+        """A function whose body may be elided despite errors elsewhere: nothing in or touching
+        the body, and in its head (from the function's start to the body) only lone-word ERROR
+        nodes (a word and pointer stars). A MISSING token or a wider error there means the
+        signature itself is broken, so the "body" tree-sitter found is not trustworthy."""
+        if not self.clear(body_start, body_end):
+            return False
+        for s, e, kind in self._overlapping(fn_start, body_start):
+            if s == body_start:
+                continue  # touches the body: already refused by ``clear``
+            if kind != "ERROR" or _LONE_WORD.match(self.data, s, e) is None:
                 return False
-    return True
+        return True
 
 
 def moved_through_splice(spans: list[ErrorSpan], applied: list[tuple[int, int, bytes]]) -> list[ErrorSpan] | None:

@@ -13,7 +13,6 @@ tolerant parses get a budget of their own inside the compress call's.
 from __future__ import annotations
 
 import re
-import time
 
 from .elide import CodeOptions, elide_tree
 from .languages import Deadline, parse
@@ -41,12 +40,6 @@ def looks_like_source_text(data: bytes) -> bool:
     return data.decode("utf-8", "replace").count("\ufffd") <= allowed
 
 
-def _sub_deadline(deadline: Deadline) -> Deadline:
-    sub = Deadline(0.0)
-    sub.end = min(deadline.end, time.monotonic() + TOLERANT_BUDGET_SECONDS)
-    return sub
-
-
 def tolerant_order(languages: tuple[str, ...], data: bytes) -> list[str]:
     """Sniffed grammars, C and C++ first when the text has preprocessor lines (the reference's
     sniff puts Python first for any C file with ``#ifdef X`` and a colon)."""
@@ -65,7 +58,7 @@ def elide_tolerating_errors(languages: tuple[str, ...], data: bytes, options: Co
     grammar whose errors are negligible."""
     if not data or not looks_like_source_text(data):
         return None
-    budget = _sub_deadline(deadline)
+    budget = deadline.capped(TOLERANT_BUDGET_SECONDS)
     best = None
     for name in tolerant_order(languages, data):
         tree = parse(name, data, budget, allow_errors=True)
