@@ -58,7 +58,7 @@ _US_PER_DAY = 86_400 * 1_000_000
 class RankConfig:
     """Ranking knobs. Defaults were chosen by measurement (see the module docstring)."""
 
-    candidates: int = 100
+    candidates: int = 60
     prune_df: float = 0.05
     match_cap: int = 2000
     widen_below: int = 10
@@ -70,7 +70,7 @@ class RankConfig:
     half_life_days: float = 30.0
     date: float = 0.3
     date_term_weight: float = 0.3
-    neighbor_seeds: int = 20
+    neighbor_seeds: int = 10
     min_coverage: float = 0.35
     hit_floor: float = 0.0
     expansion_terms: int = 5

@@ -405,15 +405,14 @@ class MemoryStore:
             return None, None
         sql, params = where.sql(prefix=" AND ")
         base = "SELECT seq FROM memories WHERE project = ? AND session = ?" + sql
-        prev = self.read(
-            base + " AND (ts < ? OR (ts = ? AND seq < ?)) ORDER BY ts DESC, seq DESC LIMIT 1",
-            [rec.project, rec.session, *params, rec.ts, rec.ts, rec.seq],
+        one = [rec.project, rec.session, *params, rec.ts, rec.ts, rec.seq]
+        rows = self.read(
+            f"SELECT -1, seq FROM ({base} AND (ts < ? OR (ts = ? AND seq < ?)) ORDER BY ts DESC, seq DESC LIMIT 1) "
+            f"UNION ALL SELECT 1, seq FROM ({base} AND (ts > ? OR (ts = ? AND seq > ?)) ORDER BY ts, seq LIMIT 1)",
+            one + one,
         )
-        nxt = self.read(
-            base + " AND (ts > ? OR (ts = ? AND seq > ?)) ORDER BY ts, seq LIMIT 1",
-            [rec.project, rec.session, *params, rec.ts, rec.ts, rec.seq],
-        )
-        return (prev[0][0] if prev else None), (nxt[0][0] if nxt else None)
+        found = dict(rows)
+        return found.get(-1), found.get(1)
 
     def chain(self, mem_id: str) -> list[MemoryRecord]:
         """Every version linked to ``mem_id``, oldest first."""
