@@ -5,7 +5,7 @@ Keeps the first two lines, every line that signals trouble (errors, warnings, st
 any line whose vocabulary has not been shown yet (redundancy gate; when that gate keeps most of
 the log, the same gate over line *templates* — see ``log_templates``). Each dropped run becomes one
 marker line — ``… N lines elided (caveman) …``, with an invariant summary after a colon when
-the run's lines carry ``key=value`` or JSON fields. Every kept line keeps its own line ending;
+the run's lines carry ``key=value`` or JSON fields (or, under the template gate, slot values). Every kept line keeps its own line ending;
 markers follow the document's majority ending.
 
 The trouble patterns are found by whole-document ``bytes.find`` sweeps (see ``linescan``) with
@@ -100,15 +100,16 @@ class LogCompressor(Compressor):
 
 
 def keep_non_redundant_lines(lines: list[str], keep: list[bool]) -> LogTemplates | None:
-    """The spec's redundancy gate over the lines — or, when it promotes most of the lines it could
-    drop (every dpkg line names a new package, every ``pip -v`` line a new temp directory), the
-    same gate over the lines' templates (``log_templates``), if that keeps fewer lines.
+    """The spec's redundancy gate over the lines — or, when it promotes more than a third of the
+    lines it could drop (every dpkg line names a new package, every ``pip -v`` line a new temp
+    directory), the same gate over the lines' templates (``log_templates``), if that keeps fewer
+    lines. Logs the spec's gate compresses keep its exact output.
 
     Updates ``keep`` in place; returns the templates when the template gate decided."""
     base = keep[:]
     keep_non_redundant(lines, keep)
     droppable = len(lines) - sum(base)
-    promoted = sum(keep) - sum(base) if droppable else 0
+    promoted = sum(keep) - sum(base)
     if droppable < TEMPLATE_MIN_DROPPABLE or promoted * TEMPLATE_PROMOTED_DEN <= droppable * TEMPLATE_PROMOTED_NUM:
         return None
     templates = LogTemplates(lines)
@@ -119,13 +120,12 @@ def keep_non_redundant_lines(lines: list[str], keep: list[bool]) -> LogTemplates
     return templates
 
 
-def _run_summary(lines: list[str], i: int, j: int, run_bytes: int, templates: LogTemplates | None) -> str:
-    """The summary of the run ``lines[i:j]``: its logfmt/JSON fields (spec §2.4) or, for a
-    template-gated log whose run has no such fields, its slot values by kind."""
-    run = lines[i:j]
+def _run_summary(run: list[str], first: int, run_bytes: int, templates: LogTemplates | None) -> str:
+    """The summary of ``run`` (the lines from index ``first``): its logfmt/JSON fields (spec
+    §2.4) or, for a template-gated log whose run has no such fields, its slot values by kind."""
     summary = summarize_lines(run, run_bytes)
     if not summary and templates is not None:
-        summary = summarize_elided(map(templates.fields, range(i, j)), run_bytes)
+        summary = summarize_elided(map(templates.fields, range(first, first + len(run))), run_bytes)
     return summary
 
 
@@ -149,7 +149,7 @@ def _emit(text: str, lines: list[str], trailing: bool, keep: list[bool], templat
             run_bytes = sum(map(len, run)) + len(run)
         else:
             run_bytes = sum(len(s.encode("utf-8")) for s in run) + len(run)
-        summary = _run_summary(lines, i, j, run_bytes, templates)
+        summary = _run_summary(run, i, run_bytes, templates)
         if summary:
             marker = f"\u2026 {len(run)} lines elided (caveman): {summary} \u2026"
         else:
