@@ -106,7 +106,7 @@ def tune(m, convs, turns_of, config, embedder) -> dict:
         vouch_rows.append({"vouch": vouch, "tune_r10": a["turn_recall_at_10"], "offtopic_no_hits": off})
         print(f"  vouch {vouch}: r@10 {a['turn_recall_at_10']:.3f}  off-topic no hits {off:.3f}", flush=True)
     ok = [r for r in vouch_rows if r["offtopic_no_hits"] >= 0.97] or vouch_rows[-1:]
-    best["vouch"] = max(ok, key=lambda r: (r["tune_r10"], -r["vouch"]))["vouch"]
+    best["vouch"] = max(ok, key=lambda r: (r["tune_r10"], r["vouch"]))["vouch"]  # ties: the more cautious
     s = make_scorer(m, embedder, **best)
     check = bm.summarize(bm.eval_ranker(with_scorer(m, config, s), check_c, turns_of, config))
     lexical_check = bm.summarize(bm.eval_ranker(m, check_c, turns_of, config))

@@ -4,6 +4,7 @@ extra is missing or the model file is wrong, and the stdlib-only availability ch
 from __future__ import annotations
 
 import hashlib
+import os
 import subprocess
 import sys
 import time
@@ -139,3 +140,19 @@ def test_checking_availability_imports_nothing_heavy():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == ""
+
+
+def test_model_verification_is_remembered_but_rechecked_when_the_file_changes(tmp_path, monkeypatch):
+    from cavemem.embed.embedder import _stamp_file, model_file, verify_file
+
+    real = model_file()
+    copy = tmp_path / "model.onnx"
+    copy.write_bytes(real.read_bytes())
+    verify_file(copy, embed.MODEL_SIZE, embed.MODEL_SHA256, "model", remember=True)
+    assert _stamp_file().read_text().startswith(str(copy.resolve()))
+    data = bytearray(copy.read_bytes())
+    data[1000] ^= 0xFF  # same size, new content and mtime: must be hashed again
+    copy.write_bytes(bytes(data))
+    os.utime(copy, ns=(1, 1))
+    with pytest.raises(embed.EmbedUnavailable, match="sha256"):
+        verify_file(copy, embed.MODEL_SIZE, embed.MODEL_SHA256, "model", remember=True)

@@ -49,15 +49,42 @@ def _sha256(path: Path) -> str:
     return h.hexdigest()
 
 
-def verify_file(path: Path, size: int | None, sha256: str, what: str) -> None:
+def verify_file(path: Path, size: int | None, sha256: str, what: str, *, remember: bool = False) -> None:
+    """Size and sha256 must match. ``remember``: skip re-hashing a file already verified with the
+    same path, size and mtime (a stamp in the cache dir; hashing 23 MB costs ~40 ms per process)."""
     try:
-        actual_size = path.stat().st_size
+        st = path.stat()
     except OSError as exc:
         raise EmbedUnavailable(f"{what} not readable at {path}: {exc.strerror or exc}") from exc
-    if size is not None and actual_size != size:
-        raise EmbedUnavailable(f"{what} at {path} is {actual_size} bytes, expected {size}")
+    if size is not None and st.st_size != size:
+        raise EmbedUnavailable(f"{what} at {path} is {st.st_size} bytes, expected {size}")
+    stamp = f"{os.path.realpath(path)}\0{st.st_size}\0{st.st_mtime_ns}\0{sha256}"
+    stamp_file = _stamp_file() if remember else None
+    if stamp_file is not None:
+        try:
+            if stamp_file.read_text(encoding="utf-8") == stamp:
+                return
+        except (OSError, ValueError):
+            pass
     if _sha256(path) != sha256:
         raise EmbedUnavailable(f"{what} at {path} does not have the expected sha256 {sha256[:12]}…")
+    if stamp_file is not None:
+        try:
+            stamp_file.parent.mkdir(parents=True, exist_ok=True)
+            tmp = stamp_file.with_name(stamp_file.name + f".{os.getpid()}.tmp")
+            tmp.write_text(stamp, encoding="utf-8")
+            os.replace(tmp, stamp_file)
+        except OSError:
+            pass
+
+
+def _stamp_file() -> Path | None:
+    try:
+        from .. import paths
+
+        return Path(paths.cache_dir()) / "embed-model.verified"
+    except Exception:  # noqa: BLE001 - no home: just hash every time
+        return None
 
 
 class Embedder:
@@ -89,7 +116,7 @@ class Embedder:
             except ImportError as exc:  # installed but broken (e.g. ABI mismatch)
                 raise EmbedUnavailable(f"the [embed] extra is installed but does not import: {exc}") from exc
             model = model_file()
-            verify_file(model, MODEL_SIZE, MODEL_SHA256, "embedding model")
+            verify_file(model, MODEL_SIZE, MODEL_SHA256, "embedding model", remember=True)
             verify_file(TOKENIZER_PATH, None, TOKENIZER_SHA256, "tokenizer.json")
             tokenizer = Tokenizer.from_file(str(TOKENIZER_PATH))
             tokenizer.enable_truncation(max_length=MAX_TOKENS)

@@ -113,6 +113,15 @@ def briefing(memory, budget: int = SESSION_START_TOKENS) -> str:
         )
         return "\n".join(["<cavemem-context>", head, *body, "</cavemem-context>"]) + "\n"
 
+    # One count over every candidate first: the counter then knows all the text's pieces and
+    # the per-line counts below reuse one encoder instead of rebuilding it for each line.
+    likely, chars = [], 0
+    for line in lines:  # ~4 characters a token: lines past budget×5 characters rarely fit
+        if chars > budget * 5:
+            break
+        likely.append(line)
+        chars += len(line)
+    count_tokens(block(likely))
     # greedy by line cost, then confirm on the whole block (the header's numbers change with it)
     overhead = count_tokens(block([]))
     chosen: list[str] = []
