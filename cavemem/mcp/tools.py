@@ -349,29 +349,14 @@ class Tools:
         if not handle or not handle.strip():
             raise ToolFailure("cave_invalid_arguments", "retrieve: missing handle")
         query = _opt_str(args, "query", "retrieve") or ""
-        try:
+        try:  # recall hits' handles live in the same recovery store as compress results
             original = self.engine().retrieve(handle.strip(), query)
         except CaveError as exc:
-            recovered = self._memory_recover(handle.strip(), query, exc)
-            if recovered is None:
-                raise ToolFailure(exc.code, exc.message) from exc
-            original = recovered
+            raise ToolFailure(exc.code, exc.message) from exc
         try:
             return {"original": original.decode("utf-8"), "bytes": len(original)}
         except UnicodeDecodeError:
             return {"original": base64.b64encode(original).decode("ascii"), "encoding": "base64", "bytes": len(original)}
-
-    def _memory_recover(self, handle: str, query: str, first: CaveError):
-        """A recall hit's handle may live in the memory store's own recovery store."""
-        recover = getattr(self.memory(), "recover", None) if first.code == "cave_unknown_handle" else None
-        if recover is None:
-            return None
-        try:
-            return recover(handle, query) if query else recover(handle)
-        except TypeError:
-            return recover(handle)
-        except CaveError:
-            return None
 
 
 def _json(obj) -> str:
