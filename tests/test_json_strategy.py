@@ -146,6 +146,12 @@ def test_big_payloads_take_elision_without_counting_and_fall_back_to_minify():
     assert meta.method == "minify" and json.loads(out) == json.loads(distinct) and counter.calls == 0
 
 
+@pytest.mark.parametrize("raw", [SMALL_TABLE, BIG_TABLE, NESTED_ROWS, PACKAGE])
+def test_a_second_pass_claims_nothing(raw):
+    out, _ = JSONStrategy().compress_with_metadata(raw, "")
+    assert JSONStrategy().compress_with_metadata(out, "") is None
+
+
 def test_compress_and_compress_query_agree_with_metadata_form():
     s = JSONStrategy()
     assert s.compress(SMALL_TABLE) == s.compress_with_metadata(SMALL_TABLE, "")[0]
