@@ -326,3 +326,16 @@ def test_property_yaml_output_is_valid_and_keeps_anchor_targets(blocks, query):
         if value is not None:
             assert {k: v for k, v in value.items()} == {k: original[name][k] for k in value}
     assert split_lines(decoded)[0][-1] == split_lines(text)[0][-1] or "elided" in decoded
+
+
+def test_query_relevant_comment_inside_an_exemplar_is_kept():
+    text = "".join(
+        f"[node.{i}]\n"
+        + ("# a long note about this node\n# that explains the maintenance window\n# rotate disks on sunday\n\n" if i == 0 else "")
+        + f"host = n{digest(str(i))[:8]}\nport = {7000 + i}\nzone = z{i % 3}\n\n"
+        for i in range(10)
+    )
+    plain = c.compress(text.encode()).decode()
+    assert "rotate disks on sunday" not in plain and "comment lines elided" in plain
+    asked = c.compress_query(text.encode(), "rotate disks sunday").decode()
+    assert "# rotate disks on sunday\n" in asked

@@ -67,12 +67,16 @@ def structured_lines(lines: list[str], yaml: bool, query: str, cr: str) -> list[
     keep = forced_keeps(lines, yaml)
     severe = [bool(SEVERE.search(line)) for line in lines]
     relevant = severe[:]
-    if query:  # the line-level query limit is spent outside families
-        probe = [k or m for k, m in zip(keep, in_member)]
+    if query:
+        # the line-level query limit is spent outside families (members are chosen whole by
+        # query_members) and on comment lines anywhere: a matching comment is never blocked
+        comment = [is_comment(line, not yaml) for line in lines]
+        probe = [k or (m and not c) for k, m, c in zip(keep, in_member, comment)]
         keep_query_relevant(probe, lines, query, CONFIG_LIMIT, RELEVANCE_THRESHOLD)
         for i in range(n):
-            if probe[i] and not keep[i] and not in_member[i]:
-                keep[i] = relevant[i] = True
+            if probe[i] and not keep[i] and not (in_member[i] and not comment[i]):
+                relevant[i] = True
+                keep[i] = keep[i] or not in_member[i]
     forced = [_forced_members(fam, lines, severe) | query_members(fam, lines, query) for fam in families]
     plan = _plan(lines, yaml, families, forced, relevant)
     if plan is None:
