@@ -229,3 +229,56 @@ def test_unknown_handle_raises_clear_error():
     with pytest.raises(UnknownHandle) as info:
         _engine().retrieve("ccr_does_not_exist")
     assert info.value.code == "cave_unknown_handle"
+
+
+def test_prose_detected_as_code_falls_back_to_the_text_compressor():
+    """Licence-like prose trips the code detector (keywords + indentation); the code compressor
+    declines what no grammar parses, so the engine tries the text route before passing through."""
+    from cavemem.engine.detect import detect
+
+    para = (
+        "    The licenses for most software and other practical works are designed to take away your "
+        "freedom to share and change the works. By contrast, the public license is intended to guarantee "
+        "your freedom to share and change all versions of a program, to make sure it remains free software "
+        "for all its users. We, the Foundation, use this license for most of our software; it applies also "
+        "to any other work released this way by its authors. You can apply it to your programs, too. "
+        "When we speak of free software, we are referring to freedom, not price; the module and interface "
+        "terms are defined below, and each static or private copy must return the same notice."
+    )
+    doc = ("PUBLIC LICENSE\n\n" + "\n\n".join(f"{i}. Section {i}.\n{para}" for i in range(1, 9)) + "\n").encode()
+    assert detect(doc) == "code"
+    eng = Engine(store=open_ccr(":memory:"))
+    res = eng.compress(doc)
+    assert res.content_type == "text" and res.method == "text" and res.recovery_handle
+    assert eng.retrieve(res.recovery_handle) == doc
+    forced = eng.compress(doc, type="code")  # a forced type never falls back
+    assert forced.passed_through and forced.content_type == "code"
+
+
+def test_best_of_json_uses_the_engines_counter(monkeypatch):
+    """Spec engine-core §10 idea 11: the JSON best-of choice is driven by the injected counter."""
+    from cavemem.engine.core import _registry_from_env
+
+    data = json.dumps({"rows": [{"id": i, "name": f"n{i}"} for i in range(20)]}).encode()
+
+    class Scripted:
+        name = "best-of-test"
+
+        def __init__(self, toon, elision):
+            self.toon, self.elision = toon, elision
+
+        def count(self, b):
+            b = bytes(b)
+            if b == data:
+                return 100
+            if b.startswith(b"rows["):  # the TOON candidate
+                return self.toon
+            return self.elision if b"__caveman" in b else 99  # elision, else minify
+
+    monkeypatch.setenv("CAVE_ENGINE_TOON", "best-of")
+    for toon, elision, method, lossless in ((10, 20, "toon", True), (20, 10, "elision", False)):
+        eng = Engine(store=open_ccr(":memory:"), counter=Scripted(toon, elision), registry=_registry_from_env())
+        res = eng.compress(data)
+        assert res.token_count_basis == "best-of-test"
+        assert (res.method, res.lossless_to_model) == (method, lossless), (toon, elision, res.to_json())
+        assert res.tokens_after == min(toon, elision)

@@ -36,9 +36,17 @@ class JSONStrategy(Compressor):
     accepts_query = True
     reports_metadata = True
 
+    counts_tokens = True  # the engine hands over its own counter (spec engine-core §1.3)
+
     def __init__(self, counter=None, elision=None):
         self._counter = counter
         self._elision = elision
+
+    def with_counter(self, counter) -> "JSONStrategy":
+        """This strategy counting with ``counter`` (shares the elision compressor)."""
+        if counter is self.counter:
+            return self
+        return JSONStrategy(counter=counter, elision=self._elision)
 
     @property
     def counter(self):

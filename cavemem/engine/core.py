@@ -31,6 +31,12 @@ PARALLEL_COUNT_MIN_BYTES = 1 << 20
 
 _DEFAULT_STORE = object()
 
+# When detection guessed a type whose compressor then declines, try a second route before
+# passing through. Prose with indentation and words like "public"/"module" (licences, READMEs)
+# detects as code; the code compressor refuses what no grammar parses, and the text compressor
+# is the right reader for it. The result reports the type it was compressed as.
+AUTO_FALLBACK = {"code": "text"}
+
 
 def normalize_mode(mode: str | None) -> str:
     return MODE_COMPRESS if mode == MODE_COMPRESS else MODE_RECORD
@@ -104,43 +110,49 @@ class Engine:
 
     # -- compress ----------------------------------------------------------------------------
     def _run(self, data: bytes, type_: str | None, query: str, mode: str, *, need_store: bool, external: bool):
-        """Shared pipeline of compress and simulate. Returns (result, compressor, class, meta)."""
+        """Shared pipeline of compress and simulate. Returns (result, compressor, class, meta);
+        the last three are None on pass-through."""
         body, wrappers = unwrap(data)
         ct = type_ if type_ else detect(body)
         before_of = self._count_later(data)
-        name = self.counter.name
-
-        def passthrough() -> Result:
-            before = before_of()
-            return Result(data, ct, before, before, name)
-
+        passthrough = (None, None, None)
         if normalize_mode(mode) != MODE_COMPRESS:
-            return passthrough(), None, None, None
+            return Result(data, ct, before_of(), before_of(), self.counter.name), *passthrough
+        got = self._attempt(ct, data, body, wrappers, query, before_of, need_store, external)
+        fallback = None if type_ else AUTO_FALLBACK.get(ct)
+        if got is None and fallback:
+            got = self._attempt(fallback, data, body, wrappers, query, before_of, need_store, external)
+        if got is None:
+            return Result(data, ct, before_of(), before_of(), self.counter.name), *passthrough
+        return got
+
+    def _attempt(self, ct, data, body, wrappers, query, before_of, need_store, external):
+        """Route ``body`` to the compressor for ``ct``; None unless it gives a smaller result."""
         try:
             comp = self.registry.get(ct)
         except Exception:  # a compressor that cannot even load fails closed
             comp = None
         if comp is None:
-            return passthrough(), None, None, None
+            return None
         cls = safety.lookup(getattr(comp, "safety_class", -1))
         if cls is None:
-            return passthrough(), None, None, None
+            return None
         if need_store and cls.requires_ccr and not external and self._store is None:
-            return passthrough(), None, None, None
+            return None
         try:
-            out, meta = _dispatch(comp, body, query)
+            out, meta = _dispatch(comp, body, query, self.counter)
         except Exception:  # compressor bugs never reach the caller: pass through
-            out, meta = None, None
+            out = None
         if out is None:
-            return passthrough(), None, None, None
+            return None
         out = rewrap(bytes(out), wrappers)
         before = before_of()
         after = self.counter.count(out)
         if after >= before or out == data:
-            return Result(data, ct, before, before, name), None, None, None
+            return None
         method = meta.method or comp.content_type
         lossless = cls.reversible if meta.lossless_to_model is None else meta.lossless_to_model
-        res = Result(out, ct, before, after, name, (before - after) / before, method=method, lossless_to_model=lossless)
+        res = Result(out, ct, before, after, self.counter.name, (before - after) / before, method=method, lossless_to_model=lossless)
         return res, comp, cls, meta
 
     def compress(
@@ -222,10 +234,13 @@ class Engine:
         return self.store().summary()
 
 
-def _dispatch(comp, body: bytes, query: str):
-    """Call the compressor the way its capabilities ask (spec §1.6)."""
+def _dispatch(comp, body: bytes, query: str, counter=None):
+    """Call the compressor the way its capabilities ask (spec §1.6). A compressor whose choice
+    needs token counts (the JSON best-of) gets the engine's own counter."""
     from ..compressors.base import Metadata
 
+    if counter is not None and getattr(comp, "counts_tokens", False):
+        comp = comp.with_counter(counter)
     if getattr(comp, "reports_metadata", False):
         got = comp.compress_with_metadata(body, query)
         if got is None:
