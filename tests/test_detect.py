@@ -229,3 +229,16 @@ def test_unwrap_nested_file_in_listing_and_back():
     assert len(wrappers) == 2
     assert rewrap(body, wrappers) == listing
     assert detect(listing) == "code"
+
+
+def test_toml_arrays_of_tables_are_config():
+    """``[[package]]`` headers (Cargo.lock, pyproject arrays) are sections, not prose."""
+    lock = "# generated\nversion = 3\n\n" + "".join(
+        f'[[package]]\nname = "crate{i}"\nversion = "1.{i}.0"\nchecksum = "{i:064x}"\n\n' for i in range(10)
+    )
+    assert detect(lock.encode()) == "config"
+    from cavemem.formats.configs import SECTION_HEADER
+
+    assert SECTION_HEADER.fullmatch("[[package]]").group("name") == "package"
+    assert SECTION_HEADER.fullmatch("[tool.pytest.ini_options]  # x").group("name") == "tool.pytest.ini_options"
+    assert SECTION_HEADER.fullmatch("[[package]") is None and SECTION_HEADER.fullmatch("[package]]") is None

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 
-from ..formats.configs import classify, yaml_valid
+from ..formats.configs import SECTION_HEADER, classify, yaml_valid
 from ..gocompat import is_utf8, trim_space
 from .base import Compressor
 from .line_runs import emit_with_markers
@@ -41,7 +41,7 @@ SEVERE = re.compile(
     re.I | re.A,
 )
 _YAML_KEY = re.compile(r"[\t\n\f\r ]*(?:-[\t\n\f\r ]*)?[A-Za-z0-9_.-]+[\t\n\f\r ]*:", re.A)
-_SECTION = re.compile(r"[\t\n\f\r ]*\[[A-Za-z0-9_.:\"' -]+\][\t\n\f\r ]*(?:[#;].*)?", re.A)
+_SECTION = SECTION_HEADER
 
 
 def marker(count: int) -> str:

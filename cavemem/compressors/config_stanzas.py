@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ..formats.configs import SECTION_HEADER
 from ..gocompat import trim_space
 from .. import bm25
 from .invariants import summarize_elided, value_usable
@@ -43,7 +44,7 @@ MIN_LABEL_BYTES = 160
 MAX_LABEL_BYTES = 1024
 MAX_LABEL_CHARS = 96
 
-_SECTION = re.compile(r"[\t\n\f\r ]*\[([A-Za-z0-9_.:\"' -]+)\][\t\n\f\r ]*(?:[#;].*)?", re.A)
+_SECTION = SECTION_HEADER
 _ASSIGN = re.compile(r"([A-Za-z0-9_.-]+)[\t ]*=[\t ]*(.*)", re.A)
 # A YAML mapping key at the start of a line's content: plain (bounded, no ':' or '#') or quoted.
 _YAML_KEY = re.compile(r"""([^\s#'"\[\]{},&*!|>%@`-][^:#]{0,200}?|"[^"\n]{0,200}"|'[^'\n]{0,200}')[\t ]*:(?:[\t ]|$)""")
@@ -247,7 +248,7 @@ def section_families(lines: list[str]) -> list[Family]:
     for i, line in enumerate(lines):
         m = _SECTION.fullmatch(line)
         if m is not None:
-            stanzas.append((_section_parts(m.group(1)), Stanza(i, i + 1, "", {}, frozenset())))
+            stanzas.append((_section_parts(m.group("name")), Stanza(i, i + 1, "", {}, frozenset())))
             sizes.append(1)
             continue
         if not stanzas:

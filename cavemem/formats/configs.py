@@ -10,7 +10,12 @@ from dataclasses import dataclass
 from ..gocompat import trim_space
 
 _BLOCK_SCALAR = re.compile(r":[ \t]*[|>][0-9+-]?[ \t]*(#.*)?$")
-_SECTION = re.compile(r"\[[A-Za-z0-9_.:\"' -]+\]([ \t]*[#;].*)?")
+# A TOML/INI section header: ``[name]`` or a TOML array-of-tables ``[[name]]``, optional trailing
+# comment. Group "name" is the header's name. Shared by detection and the config compressor.
+SECTION_HEADER = re.compile(
+    r"[\t\n\f\r ]*\[(\[)?(?P<name>[A-Za-z0-9_.:\"' -]+)\](?(1)\])[\t\n\f\r ]*(?:[#;].*)?", re.A
+)
+_SECTION = SECTION_HEADER
 _ASSIGN = re.compile(r"[A-Za-z0-9_.-]+[ \t]*=[ \t]*\S.*")
 _YAML_KEY = re.compile(r"(- )?[A-Za-z0-9_.-]+[ \t]*:.*")
 
