@@ -20,7 +20,15 @@ from cavemem.compressors.invariants import (
     value_usable,
     worth_eliding,
 )
-from cavemem.compressors.lineends import cr_suffix, join_lines, majority_crlf, split_lines
+from cavemem.compressors.lineends import (
+    cr_suffix,
+    emit_with_markers,
+    join_lines,
+    majority_crlf,
+    runs,
+    splice_dropped,
+    split_lines,
+)
 from cavemem.compressors.redundancy import (
     Vocabulary,
     keep_non_redundant,
@@ -65,6 +73,31 @@ def test_majority_crlf_and_suffix():
 
 
 # -- Go lowercasing and BM25 -------------------------------------------------------------------
+
+
+def test_runs_are_maximal_and_cover_the_mask():
+    assert list(runs([])) == []
+    assert list(runs([True, True, False, True, False, False])) == [(0, 2, True), (2, 3, False), (3, 4, True), (4, 6, False)]
+    assert list(runs([0, None, "", 1, "x"])) == [(0, 3, False), (3, 5, True)]  # truthiness, like ``if keep[i]``
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.booleans(), max_size=60))
+def test_runs_partition_property(keep):
+    got = list(runs(keep))
+    assert [i for a, b, _ in got for i in range(a, b)] == list(range(len(keep)))
+    assert all(all(keep[i] == kept for i in range(a, b)) for a, b, kept in got)
+    assert all(x[2] != y[2] for x, y in zip(got, got[1:]))  # maximal: neighbours alternate
+
+
+def test_splice_dropped_and_markers():
+    items = ["a", "b", "c", "d", "e"]
+    keep = [True, False, False, True, False]
+    assert splice_dropped(items, keep, lambda i, j: [f"<{i}:{j}>"]) == ["a", "<1:3>", "d", "<4:5>"]
+    assert splice_dropped(items, keep, lambda i, j: items[i:j]) == items
+    lines = ["keep", "a long dropped line", "x", "keep", "tiny"]
+    got = emit_with_markers(lines, [True, False, False, True, False], lambda n: f"[{n} gone]", "\r")
+    assert got == ["keep", "[2 gone]\r", "keep", "tiny"]  # a lone line no longer than its marker stays
 
 
 def test_go_lower_simple_mapping():

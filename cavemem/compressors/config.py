@@ -7,7 +7,7 @@ in the *context* of every kept line: its YAML parent chain (so ``rollout: 17`` s
 ``feature_17:`` under ``service:``) or its TOML/INI section header, plus a few lines under each
 kept parent. Dropped runs become ``# … N config lines elided (caveman) …`` comment lines, which
 are comments in all three formats (a single dropped line no longer than the marker, typically a
-blank one, stays verbatim: see :mod:`.line_runs`); YAML output must still parse, or we pass
+blank one, stays verbatim: see :mod:`.lineends`); YAML output must still parse, or we pass
 through.
 
 That spec stage is all we run when it keeps at most half the lines. When it keeps more (every
@@ -23,8 +23,7 @@ from bisect import bisect_left
 from ..formats.configs import SECTION_HEADER, classify, yaml_valid
 from ..gocompat import is_utf8, trim_space
 from .base import Compressor
-from .line_runs import emit_with_markers
-from .lineends import cr_suffix, join_lines, split_lines
+from .lineends import cr_suffix, emit_with_markers, join_lines, split_lines
 from .config_stanzas import indentation
 from .redundancy import keep_non_redundant
 from .relevance import CONFIG_LIMIT, RELEVANCE_THRESHOLD, keep_query_relevant

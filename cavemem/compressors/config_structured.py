@@ -35,6 +35,7 @@ from .config_stanzas import (
     section_families,
     yaml_families,
 )
+from .lineends import splice_dropped
 from .redundancy import keep_non_redundant
 from .relevance import CONFIG_LIMIT, RELEVANCE_THRESHOLD, keep_query_relevant
 
@@ -219,19 +220,7 @@ def _emit(lines: list[str], keep: list[bool], families: list[Family], ini: bool,
         for k, st in enumerate(fam.members):
             if fam.elided[k]:
                 starts.setdefault(st.start, (fam, st))
-    out: list[str] = []
-    i, n = 0, len(lines)
-    while i < n:
-        if keep[i]:
-            out.append(lines[i])
-            i += 1
-            continue
-        j = i
-        while j < n and not keep[j]:
-            j += 1
-        out.extend(_run_output(lines, i, j, starts, ini, cr))
-        i = j
-    return out
+    return splice_dropped(lines, keep, lambda i, j: _run_output(lines, i, j, starts, ini, cr))
 
 
 def _run_output(lines: list[str], i: int, j: int, starts: dict, ini: bool, cr: str) -> list[str]:

@@ -15,8 +15,7 @@ import re
 
 from ..gocompat import is_utf8
 from .base import Compressor
-from .line_runs import emit_with_markers
-from .lineends import cr_suffix, join_lines, split_lines
+from .lineends import cr_suffix, emit_with_markers, join_lines, split_lines
 
 KEEP_CONTEXT = 2
 MIN_LINES = 12

@@ -1,15 +1,24 @@
-"""Line splitting that keeps every original line ending (spec engine-compressors §2.1).
+"""Taking lines apart and putting them back: the plumbing of the line-eliding compressors.
 
-Line-preserving compressors (log, diff, search-result, terminal, config) split on ``\\n`` only, so
-each line keeps its own ``\\r``; re-joining gives the input back byte for byte. Lines the
-compressor synthesizes (markers, notes) get :func:`cr_suffix` — the document's majority style —
-so a CRLF document stays CRLF and a mixed one keeps every original ending.
+Line endings (spec engine-compressors §2.1): line-preserving compressors (log, diff,
+search-result, terminal, config) split on ``\\n`` only, so each line keeps its own ``\\r``;
+re-joining gives the input back byte for byte. Lines the compressor synthesizes (markers, notes)
+get :func:`cr_suffix` — the document's majority style — so a CRLF document stays CRLF and a mixed
+one keeps every original ending. These functions accept ``bytes`` or ``str`` and answer in the
+same type.
 
-Every function accepts ``bytes`` or ``str`` and answers in the same type.
+Dropped runs: every eliding compressor keeps some lines (rows, sections) and replaces each
+maximal run of the others by something shorter. :func:`runs` is that walk, :func:`splice_dropped`
+the common output shape, and :func:`emit_with_markers` the plain marker form of the compressors
+that have no run summary (diff, search-result, terminal, config). There a run of a single short
+line is shown verbatim instead of being swapped for a marker that is no shorter: the swap saves
+no lines and usually costs tokens (a deliberate deviation from the reference, which replaces
+every dropped run; see the diff and search-result module notes).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator
 from typing import TypeVar
 
 T = TypeVar("T", bytes, str)
@@ -52,3 +61,41 @@ def cr_suffix(data: T) -> T:
     """``"\\r"`` for a majority-CRLF document, else empty: append it to synthesized lines."""
     cr = _cr(data)
     return cr if majority_crlf(data) else cr[:0]
+
+
+def runs(keep: list[bool]) -> Iterator[tuple[int, int, bool]]:
+    """The maximal runs of equally truthy ``keep`` values, in order, as ``(start, end, kept)``."""
+    i, n = 0, len(keep)
+    while i < n:
+        j = i + 1
+        if keep[i]:
+            while j < n and keep[j]:
+                j += 1
+            yield i, j, True
+        else:
+            while j < n and not keep[j]:
+                j += 1
+            yield i, j, False
+        i = j
+
+
+def splice_dropped(items: list, keep: list[bool], replace: Callable[[int, int], Iterable]) -> list:
+    """``items`` with every maximal run ``items[i:j]`` of not-kept items swapped for
+    ``replace(i, j)`` (which may hand the run back unchanged)."""
+    out: list = []
+    for i, j, kept in runs(keep):
+        out.extend(items[i:j] if kept else replace(i, j))
+    return out
+
+
+def emit_with_markers(lines: list[str], keep: list[bool], marker: Callable[[int], str], cr: str) -> list[str]:
+    """``lines`` with every maximal run of not-kept lines replaced by ``marker(n) + cr`` (a lone
+    dropped line no longer than its marker stays verbatim)."""
+
+    def replace(i: int, j: int) -> list[str]:
+        line = marker(j - i) + cr
+        if j - i == 1 and len(lines[i].encode()) <= len(line.encode()):
+            return [lines[i]]
+        return [line]
+
+    return splice_dropped(lines, keep, replace)

@@ -19,7 +19,7 @@ import re
 from .base import Compressor
 from .invariant_columns import summarize_lines
 from .invariants import ELISION_NOTE_MIN_ELIDED_BYTES, ELISION_NOTE_PREFIX, elision_note, summarize_elided, worth_eliding
-from .lineends import cr_suffix, join_lines, split_lines
+from .lineends import cr_suffix, join_lines, runs, split_lines
 from .linescan import line_indices, literal_hit_positions, word_hit_positions
 from .log_templates import LogTemplates
 from .redundancy import keep_non_redundant
@@ -134,17 +134,11 @@ def _emit(text: str, lines: list[str], trailing: bool, keep: list[bool], templat
     cr = cr_suffix(text)
     out: list[str] = []
     elided_total = 0
-    n = len(lines)
-    i = 0
-    while i < n:
-        if keep[i]:
-            out.append(lines[i])
-            i += 1
-            continue
-        j = i
-        while j < n and not keep[j]:
-            j += 1
+    for i, j, kept in runs(keep):
         run = lines[i:j]
+        if kept:
+            out.extend(run)
+            continue
         if ascii_doc:
             run_bytes = sum(map(len, run)) + len(run)
         else:
@@ -159,7 +153,6 @@ def _emit(text: str, lines: list[str], trailing: bool, keep: list[bool], templat
             elided_total += run_bytes
         else:
             out.extend(run)
-        i = j
     if elided_total >= ELISION_NOTE_MIN_ELIDED_BYTES and ELISION_NOTE_PREFIX not in text:
         out.append(elision_note("lines") + cr)
     return join_lines(out, trailing)

@@ -6,7 +6,7 @@ covers (the redundancy gate). Runs of the remaining look-alike hits become
 ``… N search result lines elided (caveman) …``. Line endings are preserved per line.
 
 Deviation from the reference: a dropped run of one line no longer than the marker is kept
-verbatim instead of being swapped for a marker (see ``line_runs``).
+verbatim instead of being swapped for a marker (see ``lineends``).
 
 Addition (per-file bound): with a query, when those rules still keep more than half the lines —
 every hit is distinct, or the searched word is itself a keyword (``grep -rn token``) — each
@@ -24,8 +24,7 @@ import re
 from .. import bm25
 from ..gocompat import is_utf8
 from .base import Compressor
-from .line_runs import emit_with_markers
-from .lineends import cr_suffix, join_lines, split_lines
+from .lineends import cr_suffix, emit_with_markers, join_lines, splice_dropped, split_lines
 from .redundancy import keep_non_redundant
 from .relevance import RELEVANCE_THRESHOLD, SEARCH_RESULT_LIMIT
 
@@ -131,19 +130,7 @@ def _per_file_bounded(lines: list[str], scores: list[float], cr: str) -> list[st
     # a keyword on most lines is what was searched for, not an alarm
     saturated = 2 * sum(1 for line in lines if _IMPORTANT.search(line)) > n
     keep = _spec_keeps(lines, scores, keyword_force=not saturated, blocked=blocked)
-    out: list[str] = []
-    i = 0
-    while i < n:
-        if keep[i]:
-            out.append(lines[i])
-            i += 1
-            continue
-        j = i
-        while j < n and not keep[j]:
-            j += 1
-        out.extend(_run_output(lines, hits, i, j, cr))
-        i = j
-    return out
+    return splice_dropped(lines, keep, lambda i, j: _run_output(lines, hits, i, j, cr))
 
 
 def _run_output(lines: list[str], hits: list, i: int, j: int, cr: str) -> list[str]:

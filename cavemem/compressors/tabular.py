@@ -17,7 +17,7 @@ from ..formats.tables import Table, parse_table
 from ..gocompat import parse_float, trim_space
 from .base import Compressor
 from .invariants import ELISION_NOTE_MIN_ELIDED_BYTES, elision_note, row_fields, summarize_elided, worth_eliding
-from .lineends import majority_crlf
+from .lineends import majority_crlf, runs
 from .redundancy import keep_non_redundant
 from .relevance import RELEVANCE_THRESHOLD, TABULAR_LIMIT, keep_query_relevant
 
@@ -135,16 +135,11 @@ def _shape(rows: list[list[str]], keep: list[bool]) -> tuple[list[list[str]], in
     width = len(header)
     out: list[list[str]] = []
     elided_total = 0
-    i, n = 0, len(rows)
-    while i < n:
-        if keep[i]:
-            out.append(rows[i])
-            i += 1
-            continue
-        j = i
-        while j < n and not keep[j]:
-            j += 1
+    for i, j, kept in runs(keep):
         run = rows[i:j]
+        if kept:
+            out.extend(run)
+            continue
         run_bytes = sum(len(",".join(r).encode("utf-8")) + 1 for r in run)
         summary = summarize_elided((row_fields(header, r) for r in run), run_bytes)
         text = marker_text(len(run), summary)
@@ -153,7 +148,6 @@ def _shape(rows: list[list[str]], keep: list[bool]) -> tuple[list[list[str]], in
             elided_total += run_bytes
         else:
             out.extend(run)
-        i = j
     return out, elided_total
 
 

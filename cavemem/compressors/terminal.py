@@ -6,7 +6,7 @@ final state, escape sequences go), and a long output keeps its head, its tail, e
 looks like a failure (errors, tracebacks, file:line locations) and any line unlike those already
 shown; the rest become ``… N lines elided (caveman) …`` markers (a single dropped line no longer
 than its marker stays verbatim — a deviation shared with diff/search-result, see
-:mod:`.line_runs`). Line endings are preserved per line, markers follow the majority style.
+:mod:`.lineends`). Line endings are preserved per line, markers follow the majority style.
 
 Deviation from the spec's redundancy gate: a line only counts as "already shown" when a shown
 line of *similar size* covers it (``similar_size``). Short lines between blocks — a commit
@@ -20,8 +20,7 @@ import re
 
 from ..gocompat import is_utf8
 from .base import Compressor
-from .line_runs import emit_with_markers
-from .lineends import cr_suffix, join_lines, split_lines
+from .lineends import cr_suffix, emit_with_markers, join_lines, split_lines
 from .redundancy import keep_non_redundant
 
 KEEP_HEAD = 3

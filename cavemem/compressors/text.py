@@ -24,7 +24,7 @@ import re
 
 from ..gocompat import fields, trim_space
 from .base import Compressor
-from .lineends import split_lines
+from .lineends import splice_dropped, split_lines
 from .redundancy import keep_non_redundant
 from .relevance import TEXT_LIMIT, keep_query_relevant
 
@@ -188,18 +188,7 @@ class TextCompressor(Compressor):
         if query:
             keep_query_relevant(keep, sections, query, TEXT_LIMIT)
         keep_non_redundant(sections, keep)
-        out: list[str] = []
-        i = 0
-        while i < n:
-            if keep[i]:
-                out.append(sections[i])
-                i += 1
-                continue
-            j = i
-            while j < n and not keep[j]:
-                j += 1
-            out.append(f"\u2026 {j - i} sections elided (caveman) \u2026")
-            i = j
+        out = splice_dropped(sections, keep, lambda i, j: [f"\u2026 {j - i} sections elided (caveman) \u2026"])
         if len(out) == n:
             out = sections  # the reference claims nothing when the section count is unchanged
         if _saves_little(sections, out):
