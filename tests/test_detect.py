@@ -242,3 +242,19 @@ def test_toml_arrays_of_tables_are_config():
     assert SECTION_HEADER.fullmatch("[[package]]").group("name") == "package"
     assert SECTION_HEADER.fullmatch("[tool.pytest.ini_options]  # x").group("name") == "tool.pytest.ini_options"
     assert SECTION_HEADER.fullmatch("[[package]") is None and SECTION_HEADER.fullmatch("[package]]") is None
+
+
+def test_format_parses_remember_only_the_last_payload():
+    from cavemem.formats import remember_last_answer
+
+    calls = []
+
+    @remember_last_answer
+    def parse(data: bytes):
+        calls.append(data)
+        return [data.upper()]
+
+    first = parse(b"a")
+    assert parse(b"a") is first and calls == [b"a"]  # detection then the compressor: one parse
+    assert parse(b"b") == [b"B"] and parse(b"a") == [b"A"] and calls == [b"a", b"b", b"a"]
+    assert parse.__name__ == "parse"

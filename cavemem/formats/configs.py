@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass
 
 from ..gocompat import trim_space
+from . import remember_last_answer
 
 _BLOCK_SCALAR = re.compile(r":[ \t]*[|>][0-9+-]?[ \t]*(#.*)?$")
 # A TOML/INI section header: ``[name]`` or a TOML array-of-tables ``[[name]]``, optional trailing
@@ -29,22 +30,10 @@ class ConfigShape:
     prose: int
 
 
-_LAST: tuple[bytes, ConfigShape | None] | None = None
-
-
+@remember_last_answer
 def classify(data: bytes) -> ConfigShape | None:
     """The config shape of ``data`` or None. The last answer is remembered: detection and then
     the config compressor classify the same payload, and the YAML parse dominates the cost."""
-    global _LAST
-    last = _LAST
-    if last is not None and last[0] == data:
-        return last[1]
-    shape = _classify(data)
-    _LAST = (data, shape)
-    return shape
-
-
-def _classify(data: bytes) -> ConfigShape | None:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 
 from ..gocompat import trim_space
-from . import gocsv
+from . import gocsv, remember_last_answer
 
 _SEP_CELL = re.compile(r":?-{3,}:?")
 
@@ -63,24 +63,12 @@ def csv_rows(text: str) -> tuple[str, list[list[str]]] | None:
     return delim, [r for r, _ in records]
 
 
-_LAST: tuple[bytes, Table | None] | None = None
-
-
+@remember_last_answer
 def parse_table(data: bytes) -> Table | None:
     """The strict parse of spec §2 step 5, or None. Requires valid UTF-8 and non-blank input.
 
     The last answer is remembered (detection and then the tabular compressor parse the same
     payload); callers must treat the returned rows as read-only."""
-    global _LAST
-    last = _LAST
-    if last is not None and last[0] == data:
-        return last[1]
-    table = _parse_table(data)
-    _LAST = (data, table)
-    return table
-
-
-def _parse_table(data: bytes) -> Table | None:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
