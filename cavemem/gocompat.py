@@ -77,12 +77,17 @@ def go_text_preserving(data: bytes) -> str:
     return data.decode("utf-8", "surrogateescape")
 
 
-def is_utf8(data: bytes) -> bool:
+def utf8_text(data: bytes) -> str | None:
+    """``data`` as text when it is valid UTF-8, else None: one decode serves the check and the
+    text (the compressors pass invalid UTF-8 through untouched)."""
     try:
-        data.decode("utf-8")
-        return True
+        return data.decode("utf-8")
     except UnicodeDecodeError:
-        return False
+        return None
+
+
+def is_utf8(data: bytes) -> bool:
+    return utf8_text(data) is not None
 
 
 # ---------------------------------------------------------------------------------------------

@@ -38,7 +38,7 @@ from cavemem.compressors.redundancy import (
     unit_vocabulary,
 )
 from cavemem.compressors.relevance import keep_query_relevant, ranked_candidates
-from cavemem.gocompat import Number, go_lower
+from cavemem.gocompat import Number, go_lower, is_utf8, utf8_text
 
 BIG = 1 << 20
 
@@ -104,6 +104,12 @@ def test_go_lower_simple_mapping():
     assert go_lower("\u0130stanbul") == "istanbul"  # Python's full mapping would add U+0307
     assert go_lower("\u039f\u0394\u039f\u03a3") == "\u03bf\u03b4\u03bf\u03c3"  # no final-sigma rule
     assert go_lower("ABC") == "abc"
+
+
+def test_utf8_text_decodes_once_or_says_none():
+    assert utf8_text("caf\u00e9\r\n".encode()) == "caf\u00e9\r\n" and utf8_text(b"") == ""
+    assert utf8_text(b"ok \xff") is None and utf8_text(b"\xed\xa0\x80") is None  # a lone surrogate is not UTF-8
+    assert is_utf8(b"") and not is_utf8(b"\xc3")
 
 
 def test_bm25_tokenizer_rules():

@@ -21,7 +21,7 @@ import re
 from bisect import bisect_left
 
 from ..formats.configs import SECTION_HEADER, classify, yaml_valid
-from ..gocompat import is_utf8, trim_space
+from ..gocompat import trim_space
 from .base import Compressor
 from .lineends import cr_suffix, emit_with_markers, join_lines, split_lines
 from .config_stanzas import indentation
@@ -63,9 +63,9 @@ class ConfigCompressor(Compressor):
         return self.compress_query(data, "")
 
     def compress_query(self, data: bytes, query: str) -> bytes | None:
-        if REENTRY in data or COMMENT_REENTRY in data or not is_utf8(data):
+        if REENTRY in data or COMMENT_REENTRY in data:
             return None
-        shape = classify(data)
+        shape = classify(data)  # None for invalid UTF-8 too
         if shape is None:
             return None
         text = data.decode("utf-8")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from ..gocompat import is_utf8
+from ..gocompat import utf8_text
 from .base import Compressor
 from .lineends import cr_suffix, emit_with_markers, join_lines, split_lines
 
@@ -38,9 +38,9 @@ class DiffCompressor(Compressor):
     content_type = "diff"
 
     def compress(self, data: bytes) -> bytes | None:
-        if not is_utf8(data):
+        text = utf8_text(data)
+        if text is None:
             return None
-        text = data.decode("utf-8")
         lines, trailing = split_lines(text)
         n = len(lines)
         if n < MIN_LINES:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from ..gocompat import utf8_text
 from .base import Compressor
 from .invariant_columns import summarize_lines
 from .invariants import ELISION_NOTE_MIN_ELIDED_BYTES, ELISION_NOTE_PREFIX, elision_note, summarize_elided, worth_eliding
@@ -75,9 +76,8 @@ class LogCompressor(Compressor):
         return self.compress_query(data, "")
 
     def compress_query(self, data: bytes, query: str) -> bytes | None:
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
+        text = utf8_text(data)
+        if text is None:
             return None
         lines, trailing = split_lines(text)
         n = len(lines)

@@ -9,7 +9,7 @@ repetition``): auto-detection never routes here.
 
 from __future__ import annotations
 
-from ..gocompat import is_utf8, trim_space
+from ..gocompat import trim_space, utf8_text
 from .base import Compressor
 
 MIN_RUN = 3
@@ -25,11 +25,12 @@ class RepetitionCompressor(Compressor):
     content_type = "repetition"
 
     def compress(self, data: bytes) -> bytes | None:
-        if len(data) < MIN_BYTES or not is_utf8(data):
+        text = utf8_text(data) if len(data) >= MIN_BYTES else None
+        if text is None:
             return None
         # split on "\n" only: a line keeps its "\r", and a final empty element keeps the
         # trailing newline, so the join is the exact inverse
-        lines = data.decode("utf-8").split("\n")
+        lines = text.split("\n")
         out: list[str] = []
         collapsed = False
         i, n = 0, len(lines)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 
 from .. import bm25
-from ..gocompat import is_utf8
+from ..gocompat import utf8_text
 from .base import Compressor
 from .lineends import cr_suffix, emit_with_markers, join_lines, splice_dropped, split_lines
 from .redundancy import keep_non_redundant
@@ -57,9 +57,9 @@ class SearchResultCompressor(Compressor):
         return self.compress_query(data, "")
 
     def compress_query(self, data: bytes, query: str) -> bytes | None:
-        if not is_utf8(data):
+        text = utf8_text(data)
+        if text is None:
             return None
-        text = data.decode("utf-8")
         lines, trailing = split_lines(text)
         n = len(lines)
         if n < MIN_LINES:

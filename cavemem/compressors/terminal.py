@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from ..gocompat import is_utf8
+from ..gocompat import utf8_text
 from .base import Compressor
 from .lineends import cr_suffix, emit_with_markers, join_lines, split_lines
 from .redundancy import keep_non_redundant
@@ -60,9 +60,9 @@ class TerminalCompressor(Compressor):
     content_type = "terminal"
 
     def compress(self, data: bytes) -> bytes | None:
-        if not data or not is_utf8(data):
+        text = utf8_text(data)
+        if not text:
             return None
-        text = data.decode("utf-8")
         lines, trailing = split_lines(text)
         lines = [clean_line(line) for line in lines]
         if len(lines) >= 4:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from ..gocompat import fields, trim_space
+from ..gocompat import fields, trim_space, utf8_text
 from .base import Compressor
 from .lineends import splice_dropped, split_lines
 from .redundancy import keep_non_redundant
@@ -168,9 +168,8 @@ class TextCompressor(Compressor):
         return self.compress_query(data, "")
 
     def compress_query(self, data: bytes, query: str) -> bytes | None:
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
+        text = utf8_text(data)
+        if text is None:
             return None
         if len(trim_space(text).encode("utf-8")) < MIN_BYTES:
             return None

@@ -9,7 +9,7 @@ no hits, not shorter) the caller returns the full original.
 from __future__ import annotations
 
 from .. import bm25
-from ..gocompat import go_text_preserving, loads_verbatim, marshal, trim_space
+from ..gocompat import go_text_preserving, is_utf8, loads_verbatim, marshal, trim_space
 from ..formats import gocsv
 
 MARK = "… [caveman: non-adjacent] …"
@@ -73,12 +73,7 @@ def narrow(content: bytes, query: str) -> bytes | None:
     prelude = None
     units = _json_units(text)
     if units is None:
-        got = None
-        try:
-            content.decode("utf-8")
-            got = _csv_units(text)
-        except UnicodeDecodeError:
-            pass
+        got = _csv_units(text) if is_utf8(content) else None
         if got is not None:
             prelude, units = got
         else:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..gocompat import trim_space
+from ..gocompat import trim_space, utf8_text
 from . import remember_last_answer
 
 _BLOCK_SCALAR = re.compile(r":[ \t]*[|>][0-9+-]?[ \t]*(#.*)?$")
@@ -34,11 +34,8 @@ class ConfigShape:
 def classify(data: bytes) -> ConfigShape | None:
     """The config shape of ``data`` or None. The last answer is remembered: detection and then
     the config compressor classify the same payload, and the YAML parse dominates the cost."""
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-    if not trim_space(text):
+    text = utf8_text(data)
+    if text is None or not trim_space(text):
         return None
     keys = assigns = sections = prose = 0
     block_scalar = False

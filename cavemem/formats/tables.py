@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..gocompat import trim_space
+from ..gocompat import trim_space, utf8_text
 from . import gocsv, remember_last_answer
 
 _SEP_CELL = re.compile(r":?-{3,}:?")
@@ -69,11 +69,8 @@ def parse_table(data: bytes) -> Table | None:
 
     The last answer is remembered (detection and then the tabular compressor parse the same
     payload); callers must treat the returned rows as read-only."""
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-    if not trim_space(text):
+    text = utf8_text(data)
+    if text is None or not trim_space(text):
         return None
     rows = markdown_rows(text)
     if rows is not None:
