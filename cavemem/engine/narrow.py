@@ -45,13 +45,10 @@ def _csv_units(text: str) -> tuple[str, list[str]] | None:
     trimmed = trim_space(text)
     if not trimmed or trimmed[0] in "{[":
         return None
-    delim = gocsv.sniff_delimiter(trimmed)
-    if delim is None:
+    got = gocsv.sniffed_records(text, trimmed)
+    if got is None:
         return None
-    try:
-        records = gocsv.read_records(text, delim)
-    except gocsv.CSVError:
-        return None
+    records = got[1]
     if len(records[0][0]) < 2 or len(records) < 3:
         return None
     slices = []

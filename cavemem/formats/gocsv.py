@@ -125,6 +125,18 @@ def sniff_delimiter(trimmed: str) -> str | None:
     return delim if delim in first else None
 
 
+def sniffed_records(text: str, trimmed: str) -> tuple[str, list[tuple[list[str], int]]] | None:
+    """``(delimiter, records)`` of ``text`` read strictly with the delimiter sniffed from
+    ``trimmed`` (its TrimSpace); None when the first line has no delimiter or the parse fails."""
+    delim = sniff_delimiter(trimmed)
+    if delim is None:
+        return None
+    try:
+        return delim, read_records(text, delim)
+    except CSVError:
+        return None
+
+
 def field_needs_quotes(field: str, delim: str) -> bool:
     """Go ``csv.Writer`` quoting: the delimiter, ``"``, CR or LF inside, a leading Unicode space,
     or exactly ``\\.``. The empty field is never quoted."""

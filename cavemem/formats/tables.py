@@ -47,14 +47,10 @@ def markdown_rows(text: str) -> list[list[str]] | None:
 
 
 def csv_rows(text: str) -> tuple[str, list[list[str]]] | None:
-    trimmed = trim_space(text)
-    delim = gocsv.sniff_delimiter(trimmed)
-    if delim is None:
+    got = gocsv.sniffed_records(text, trim_space(text))
+    if got is None:
         return None
-    try:
-        records = gocsv.read_records(text, delim)
-    except gocsv.CSVError:
-        return None
+    delim, records = got
     if len(records) < 2:
         return None
     width = len(records[0][0])
