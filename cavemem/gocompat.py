@@ -192,6 +192,23 @@ def format_float(x: float) -> str:
     return f"{mant}e{sign}{digits}"
 
 
+def json_literal(v) -> str | None:
+    """The JSON text of a scalar that is not a string — ``null``, ``true``, ``false``, an int, a
+    float per :func:`format_float` (ValueError for NaN and ±Inf) — or None for anything else.
+    Shared by :func:`marshal` and the TOON encoder, which spell strings and numbers their own way."""
+    if v is None:
+        return "null"
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        return format_float(v)
+    return None
+
+
 def marshal(value, *, indent: str | None = None, sort_keys: bool = True, html_escape: bool = True) -> str:
     """json.Marshal / Encoder.SetIndent for decoded values (G5, G7, G14).
 
@@ -202,21 +219,11 @@ def marshal(value, *, indent: str | None = None, sort_keys: bool = True, html_es
     q = lambda s: go_quote(s, html_escape)  # noqa: E731
 
     def scalar(v) -> str | None:
-        if v is None:
-            return "null"
-        if v is True:
-            return "true"
-        if v is False:
-            return "false"
         if isinstance(v, Number):
             return str(v)
         if isinstance(v, str):
             return q(v)
-        if isinstance(v, int):
-            return str(v)
-        if isinstance(v, float):
-            return format_float(v)
-        return None
+        return json_literal(v)
 
     sep = "," if indent is None else ","
     colon = ":" if indent is None else ": "

@@ -23,9 +23,10 @@ Both functions are iterative: nesting depth is limited only by memory.
 
 from __future__ import annotations
 
+import math
 import re
 
-from ..gocompat import Number, go_quote, trim_space
+from ..gocompat import Number, go_quote, json_literal, trim_space
 from .jsonvalue import go_string
 
 
@@ -70,12 +71,6 @@ def needs_quote(s: str, delimiter: str = DELIMITER) -> bool:
 
 
 def encode_scalar(v, delimiter: str = DELIMITER) -> str:
-    if v is None:
-        return "null"
-    if v is True:
-        return "true"
-    if v is False:
-        return "false"
     if isinstance(v, Number):
         if not JSON_NUMBER.fullmatch(v):
             raise EncodeError(f"number {str(v)!r} is not a JSON number literal")
@@ -84,16 +79,12 @@ def encode_scalar(v, delimiter: str = DELIMITER) -> str:
         if go_string(v) != v:
             raise EncodeError("string holds an unpaired surrogate")
         return go_quote(v) if needs_quote(v, delimiter) else v
-    if isinstance(v, int):
-        return str(v)
-    if isinstance(v, float):
-        from ..gocompat import format_float
-
-        try:
-            return format_float(v)
-        except ValueError:
-            raise EncodeError(f"number {v!r} has no JSON form") from None
-    raise EncodeError(f"unsupported value type {type(v).__name__}")
+    if isinstance(v, float) and not math.isfinite(v):
+        raise EncodeError(f"number {v!r} has no JSON form")
+    text = json_literal(v)
+    if text is None:
+        raise EncodeError(f"unsupported value type {type(v).__name__}")
+    return text
 
 
 def _check_key(key: str, where: str) -> str:
