@@ -8,8 +8,6 @@ intended difference: an unavailable recovery store passes the input through with
 
 from __future__ import annotations
 
-import sys
-
 from ..errors import CaveError
 from . import io
 
@@ -36,17 +34,15 @@ class Fatal(Exception):
 
 
 def main(argv: list[str] | None = None) -> None:
-    argv = sys.argv[1:] if argv is None else argv
+    io.run_and_exit(_run_reporting_fatal, argv)
+
+
+def _run_reporting_fatal(argv: list[str]) -> int:
     try:
-        code = run(argv)
+        return run(argv)
     except Fatal as f:
         io.write_stderr_line(f.message)
-        code = f.code
-    except BrokenPipeError:
-        code = 1
-    except KeyboardInterrupt:
-        code = 130
-    io.exit_now(code)
+        return f.code
 
 
 def run(argv: list[str]) -> int:

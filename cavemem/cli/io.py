@@ -73,6 +73,18 @@ def stdout_is_tty() -> bool:
         return False
 
 
+def run_and_exit(run, argv: list[str] | None) -> None:
+    """A console-script ``main``: ``run(argv)`` (default ``sys.argv[1:]``) gives the exit
+    status; a closed stdout (``| head``) exits 1 and Ctrl-C 130, without a traceback."""
+    try:
+        code = run(sys.argv[1:] if argv is None else argv)
+    except BrokenPipeError:
+        code = 1
+    except KeyboardInterrupt:
+        code = 130
+    exit_now(code)
+
+
 def exit_now(code: int) -> None:
     """Flush and leave without interpreter teardown (freeing big caches costs tens of ms)."""
     try:

@@ -7,8 +7,6 @@ JSON line on stderr (``{"error": code, "message": …}``) with the code's exit s
 
 from __future__ import annotations
 
-import sys
-
 from ..errors import CaveError
 from . import io
 
@@ -66,14 +64,7 @@ def top_help() -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    argv = sys.argv[1:] if argv is None else argv
-    try:
-        code = run(argv)
-    except BrokenPipeError:
-        code = 1
-    except KeyboardInterrupt:
-        code = 130
-    io.exit_now(code)
+    io.run_and_exit(run, argv)
 
 
 def run(argv: list[str]) -> int:
