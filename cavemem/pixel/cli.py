@@ -88,46 +88,69 @@ def _read_error(exc: OSError, path: str) -> str:
     return f"{op} {path}: {reason}"
 
 
-def _engine_render(argv: list[str]) -> int:
+def _engine_args(argv: list[str], verb: str, usage: str, help_text: str, valued: tuple[str, ...],
+                 switches: tuple[str, ...], on_flag) -> str | None:
+    """Read ``caveman-engine pixel <verb>`` arguments in order, handing each flag to
+    ``on_flag(flag, value)`` as it comes (a switch's value, or a missing one, is None), so the
+    first bad flag is the one reported. Returns the one file argument, or None after --help."""
     from ..cli.engine_cli import Fatal
-    from .export import RenderRequest, engine_page_line, engine_summary_line, render_bytes, write_pages
 
-    req = RenderRequest()
     path = None
     i = 0
     while i < len(argv):
         a = argv[i]
         i += 1
         if a in ("--help", "-h"):
-            io.write_stderr_line(USAGE_TEXT)
-            return 0
-        if a in ("--cols", "--multicol", "--density"):
-            value = argv[i] if i < len(argv) else None
+            io.write_stderr_line(help_text)
+            return None
+        if a in valued:
+            on_flag(a, argv[i] if i < len(argv) else None)
             i += 1
-            if a == "--cols":
-                req.cols = _positive("--cols", value)
-            elif a == "--multicol":
-                req.multicol = _positive("--multicol", value)
-            else:
-                req.level = _level_flag(value)
-        elif a == "--dense":
-            req.dense = True
-        elif a == "--no-reflow":
-            req.reflow = False
+        elif a in switches:
+            on_flag(a, None)
         elif a.startswith("-") and a != "-":
-            raise Fatal(f"unknown pixel render flag: {a}")
+            raise Fatal(f"unknown pixel {verb} flag: {a}")
         elif path is None:
             path = a
         else:
-            raise Fatal(RENDER_USAGE)
+            raise Fatal(usage)
     if path is None:
-        raise Fatal(RENDER_USAGE)
+        raise Fatal(usage)
+    return path
+
+
+def _engine_read(path: str, verb: str) -> bytes:
+    from ..cli.engine_cli import Fatal
+
     try:
         with open(path, "rb") as fh:
-            data = fh.read()
+            return fh.read()
     except OSError as exc:
-        raise Fatal(f"pixel render read: {_read_error(exc, path)}") from None
-    run = render_bytes(data, req)
+        raise Fatal(f"pixel {verb} read: {_read_error(exc, path)}") from None
+
+
+def _engine_render(argv: list[str]) -> int:
+    from ..cli.engine_cli import Fatal
+    from .export import RenderRequest, engine_page_line, engine_summary_line, render_bytes, write_pages
+
+    req = RenderRequest()
+
+    def on_flag(flag: str, value: str | None) -> None:
+        if flag == "--cols":
+            req.cols = _positive("--cols", value)
+        elif flag == "--multicol":
+            req.multicol = _positive("--multicol", value)
+        elif flag == "--density":
+            req.level = _level_flag(value)
+        elif flag == "--dense":
+            req.dense = True
+        else:  # --no-reflow
+            req.reflow = False
+
+    path = _engine_args(argv, "render", RENDER_USAGE, USAGE_TEXT, ("--cols", "--multicol", "--density"), ("--dense", "--no-reflow"), on_flag)
+    if path is None:
+        return 0
+    run = render_bytes(_engine_read(path, "render"), req)
     try:
         write_pages(path, run.pages)
     except OSError as exc:
@@ -143,36 +166,20 @@ def _engine_simulate(argv: list[str]) -> int:
     from .simulate import SimulateError, simulate
 
     model = None
-    path = None
-    i = 0
-    while i < len(argv):
-        a = argv[i]
-        i += 1
-        if a in ("--help", "-h"):
-            io.write_stderr_line(SIMULATE_USAGE)
-            return 0
-        if a in ("--model", "--density"):
-            value = argv[i] if i < len(argv) else None
-            i += 1
-            if a == "--model":
-                if value is None:
-                    raise Fatal(SIMULATE_USAGE)
-                model = value
-            else:
-                os.environ["CAVE_PIXEL_DENSITY"] = _level_flag(value)
-        elif a.startswith("-") and a != "-":
-            raise Fatal(f"unknown pixel simulate flag: {a}")
-        elif path is None:
-            path = a
-        else:
-            raise Fatal(SIMULATE_USAGE)
+
+    def on_flag(flag: str, value: str | None) -> None:
+        nonlocal model
+        if flag == "--model":
+            if value is None:
+                raise Fatal(SIMULATE_USAGE)
+            model = value
+        else:  # --density
+            os.environ["CAVE_PIXEL_DENSITY"] = _level_flag(value)
+
+    path = _engine_args(argv, "simulate", SIMULATE_USAGE, SIMULATE_USAGE, ("--model", "--density"), (), on_flag)
     if path is None:
-        raise Fatal(SIMULATE_USAGE)
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read()
-    except OSError as exc:
-        raise Fatal(f"pixel simulate read: {_read_error(exc, path)}") from None
+        return 0
+    data = _engine_read(path, "simulate")
     try:
         result = simulate(data, model)
     except SimulateError as exc:
