@@ -25,10 +25,6 @@ from .wrappers import rewrap, unwrap
 MODE_COMPRESS = "compress"
 MODE_RECORD = "record"
 
-# Inputs at least this big are counted on a helper thread while the compressor runs: tiktoken
-# releases the GIL, so the count overlaps the Python work.
-PARALLEL_COUNT_MIN_BYTES = 1 << 20
-
 _DEFAULT_STORE = object()
 
 # When detection guessed a type whose compressor then declines, try a second route before
@@ -93,40 +89,25 @@ class Engine:
     def detect(self, data: bytes) -> str:
         return detect(data)
 
-    def _count_later(self, data: bytes):
-        """Start counting ``data``; returns a zero-argument function giving the count."""
-        if len(data) < PARALLEL_COUNT_MIN_BYTES:
-            n = self.counter.count(data)
-            return lambda: n
-        box: list = []
-        t = threading.Thread(target=lambda: box.append(self.counter.count(data)), daemon=True)
-        t.start()
-
-        def wait() -> int:
-            t.join()
-            return box[0] if box else self.counter.count(data)
-
-        return wait
-
     # -- compress ----------------------------------------------------------------------------
     def _run(self, data: bytes, type_: str | None, query: str, mode: str, *, need_store: bool, external: bool):
         """Shared pipeline of compress and simulate. Returns (result, compressor, class, meta);
         the last three are None on pass-through."""
         body, wrappers = unwrap(data)
         ct = type_ if type_ else detect(body)
-        before_of = self._count_later(data)
+        before = self.counter.count(data)  # the full caller bytes, wrappers included
         passthrough = (None, None, None)
         if normalize_mode(mode) != MODE_COMPRESS:
-            return Result(data, ct, before_of(), before_of(), self.counter.name), *passthrough
-        got = self._attempt(ct, data, body, wrappers, query, before_of, need_store, external)
+            return Result(data, ct, before, before, self.counter.name), *passthrough
+        got = self._attempt(ct, data, body, wrappers, query, before, need_store, external)
         fallback = None if type_ else AUTO_FALLBACK.get(ct)
         if got is None and fallback:
-            got = self._attempt(fallback, data, body, wrappers, query, before_of, need_store, external)
+            got = self._attempt(fallback, data, body, wrappers, query, before, need_store, external)
         if got is None:
-            return Result(data, ct, before_of(), before_of(), self.counter.name), *passthrough
+            return Result(data, ct, before, before, self.counter.name), *passthrough
         return got
 
-    def _attempt(self, ct, data, body, wrappers, query, before_of, need_store, external):
+    def _attempt(self, ct, data, body, wrappers, query, before, need_store, external):
         """Route ``body`` to the compressor for ``ct``; None unless it gives a smaller result."""
         try:
             comp = self.registry.get(ct)
@@ -146,7 +127,6 @@ class Engine:
         if out is None:
             return None
         out = rewrap(bytes(out), wrappers)
-        before = before_of()
         after = self.counter.count(out)
         if after >= before or out == data:
             return None
