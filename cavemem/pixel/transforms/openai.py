@@ -134,6 +134,32 @@ class _Slab:
         info.CompressedChars = byte_len(combined_raw)
         return pages, combined_raw
 
+    def content(self, docs: list[str], tool_docs: list[str], info: TransformInfo, image_part, text_type: str):
+        """``(parts, combined_raw)``: the image parts of the rendered docs and tool docs, then the
+        fact sheet and the end-of-context line as ``text_type`` parts; None (with
+        ``info.Reason``) when the static context passes through."""
+        built = self.build(docs + ["\n\n".join(tool_docs)], info)
+        if isinstance(built, str):
+            info.Reason = built
+            return None
+        pages, combined_raw = built
+        facts = fact_sheet_text(combined_raw)
+        parts = [image_part(p) for p in pages]
+        parts += ([{"type": text_type, "text": facts}] if facts else []) + [{"type": text_type, "text": S.END_OF_GPT_CONTEXT}]
+        return parts, combined_raw
+
+
+def _collect_system(items: list, text_of, docs: list[str], system_texts: list[str], info: TransformInfo) -> None:
+    """Each system/developer message's text as a ``## ROLE MESSAGE`` doc, counted as static."""
+    for m in items:
+        role = m.get("role") if isinstance(m, dict) else None
+        if role in ("system", "developer"):
+            text = text_of(m.get("content"))
+            if text:
+                docs.append(f"## {role.upper()} MESSAGE\n{text}")
+                system_texts.append(text)
+                info.StaticChars += byte_len(text)
+
 
 def _text_estimate(system_texts: list[str], tools, stripped_tools, combined_raw: str) -> int:
     n = sum(count_tokens(t) for t in system_texts)
@@ -187,14 +213,7 @@ def _chat(body: dict, model: str, opts: TransformOptions, info: TransformInfo):
     if tools is not None and not isinstance(tools, list):
         raise ParseError("tools is not an array")
     docs, system_texts = [], []
-    for m in messages:
-        role = m.get("role") if isinstance(m, dict) else None
-        if role in ("system", "developer"):
-            text = _chat_text(m.get("content"))
-            if text:
-                docs.append(f"## {role.upper()} MESSAGE\n{text}")
-                system_texts.append(text)
-                info.StaticChars += byte_len(text)
+    _collect_system(messages, _chat_text, docs, system_texts, info)
     tool_docs, new_tools = [], []
     for t in tools or []:
         fn = t.get("function") if isinstance(t, dict) and t.get("type") == "function" else None
@@ -204,15 +223,10 @@ def _chat(body: dict, model: str, opts: TransformOptions, info: TransformInfo):
         tool_docs.append(_tool_doc(fn.get("name"), fn.get("description"), fn.get("parameters")))
         stripped, _ = strip_schema_descriptions(fn.get("parameters"))
         new_tools.append({**t, "function": {**fn, "parameters": stripped}} if "parameters" in fn else t)
-    slab = _Slab(opts, model, S.CHAT_RENDERED_HEADER)
-    built = slab.build(docs + ["\n\n".join(tool_docs)], info)
-    if isinstance(built, str):
-        info.Reason = built
+    built = _Slab(opts, model, S.CHAT_RENDERED_HEADER).content(docs, tool_docs, info, chat_image_part, "text")
+    if built is None:
         return None
-    pages, combined_raw = built
-    facts = fact_sheet_text(combined_raw)
-    content = [chat_image_part(p) for p in pages]
-    content += ([{"type": "text", "text": facts}] if facts else []) + [{"type": "text", "text": S.END_OF_GPT_CONTEXT}]
+    content, combined_raw = built
     new_messages = []
     for i, m in enumerate(messages):
         if i == first_user:
@@ -256,14 +270,7 @@ def _responses(body: dict, model: str, opts: TransformOptions, info: TransformIn
         docs.append("## INSTRUCTIONS\n" + instructions)
         system_texts.append(instructions)
         info.StaticChars += byte_len(instructions)
-    for it in items if isinstance(items, list) else []:
-        role = it.get("role") if isinstance(it, dict) else None
-        if role in ("system", "developer"):
-            text = responses_text(it.get("content"))
-            if text:
-                docs.append(f"## {role.upper()} MESSAGE\n{text}")
-                system_texts.append(text)
-                info.StaticChars += byte_len(text)
+    _collect_system(items if isinstance(items, list) else [], responses_text, docs, system_texts, info)
     tool_docs, new_tools = [], []
     for t in tools or []:
         if not (isinstance(t, dict) and t.get("type") == "function" and isinstance(t.get("name"), str)):
@@ -272,15 +279,10 @@ def _responses(body: dict, model: str, opts: TransformOptions, info: TransformIn
         tool_docs.append(_tool_doc(t["name"], t.get("description"), t.get("parameters")))
         stripped, _ = strip_schema_descriptions(t.get("parameters"))
         new_tools.append({**t, "parameters": stripped} if "parameters" in t else t)
-    slab = _Slab(opts, model, S.RESPONSES_RENDERED_HEADER)
-    built = slab.build(docs + ["\n\n".join(tool_docs)], info)
-    if isinstance(built, str):
-        info.Reason = built
+    built = _Slab(opts, model, S.RESPONSES_RENDERED_HEADER).content(docs, tool_docs, info, responses_image_part, "input_text")
+    if built is None:
         return None
-    pages, combined_raw = built
-    facts = fact_sheet_text(combined_raw)
-    content = [responses_image_part(p) for p in pages]
-    content += ([{"type": "input_text", "text": facts}] if facts else []) + [{"type": "input_text", "text": S.END_OF_GPT_CONTEXT}]
+    content, combined_raw = built
     if isinstance(instructions, str) and instructions:
         body["instructions"] = S.RESPONSES_POINTER
     if tools:
