@@ -277,13 +277,11 @@ def transform_anthropic(request, opts: TransformOptions | None = None) -> Transf
     try:
         body = decode_body(request)
     except ValueError as exc:
-        info.Reason = f"parse_error: {exc}"
-        return TransformResult(None, info, info.Reason)
+        return TransformResult.failed(info, f"parse_error: {exc}")
     try:
         return _transform(body, opts, info)
     except Exception as exc:  # fail closed: the original request is forwarded
-        info.Reason = f"render_error: {type(exc).__name__}: {exc}"
-        return TransformResult(None, info, info.Reason)
+        return TransformResult.failed(info, f"render_error: {type(exc).__name__}: {exc}")
 
 
 def _transform(body: dict, opts: TransformOptions, info: TransformInfo) -> TransformResult:

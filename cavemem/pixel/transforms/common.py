@@ -130,6 +130,13 @@ class TransformResult:
     info: TransformInfo
     error: str | None = None
 
+    @classmethod
+    def failed(cls, info: TransformInfo, reason: str) -> TransformResult:
+        """Fail closed: the original request is forwarded, ``reason`` is both the error and
+        ``info.Reason``."""
+        info.Reason = reason
+        return cls(None, info, reason)
+
 
 def decode_body(request) -> dict:
     """A request body as a fresh JSON object (bytes/str are parsed with numbers kept verbatim;

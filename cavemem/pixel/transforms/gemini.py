@@ -271,8 +271,7 @@ def transform_gemini(request, opts: TransformOptions | None = None) -> Transform
         if contents is not None and not isinstance(contents, list):
             raise ValueError("contents is not an array")
     except ValueError as exc:
-        info.Reason = f"parse_error: {exc}"
-        return TransformResult(None, info, info.Reason)
+        return TransformResult.failed(info, f"parse_error: {exc}")
     original = decode_body(body)
     try:
         resolution = media_resolution(body)
@@ -294,8 +293,7 @@ def transform_gemini(request, opts: TransformOptions | None = None) -> Transform
         if opts.compress_tool_results:
             contents = run.contents(contents)
     except Exception as exc:  # fail closed
-        info.Reason = f"contents_transform_error: {type(exc).__name__}: {exc}"
-        return TransformResult(None, info, info.Reason)
+        return TransformResult.failed(info, f"contents_transform_error: {type(exc).__name__}: {exc}")
     info.finish()
     if info.ImageCount == 0:
         info.Reason = "no_profitable_blocks"

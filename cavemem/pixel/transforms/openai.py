@@ -175,8 +175,7 @@ def transform_openai(request, opts: TransformOptions | None = None) -> Transform
     try:
         body = decode_body(request)
     except ValueError as exc:
-        info.Reason = f"parse_error: {exc}"
-        return TransformResult(None, info, info.Reason)
+        return TransformResult.failed(info, f"parse_error: {exc}")
     original = body
     model = body["model"] if isinstance(body.get("model"), str) else opts.model
     try:
@@ -188,11 +187,9 @@ def transform_openai(request, opts: TransformOptions | None = None) -> Transform
             info.Reason = "parse_error: neither messages nor input present"
             return TransformResult(original, info)
     except ParseError as exc:
-        info.Reason = f"parse_error: {exc}"
-        return TransformResult(None, info, info.Reason)
+        return TransformResult.failed(info, f"parse_error: {exc}")
     except Exception as exc:  # fail closed
-        info.Reason = f"render_error: {type(exc).__name__}: {exc}"
-        return TransformResult(None, info, info.Reason)
+        return TransformResult.failed(info, f"render_error: {type(exc).__name__}: {exc}")
     if out is None:
         return TransformResult(original, info)
     info.Compressed = info.ImageCount > 0
