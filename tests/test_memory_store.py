@@ -190,3 +190,25 @@ def test_upgrade_from_an_early_v1_store(tmp_path):
     assert s.doc_freqs(["runbook"]) == {"runbook": 1}
     m = Memory(str(path), cwd=str(tmp_path))
     assert [h["id"] for h in m.recall("rotating certificates runbook")["hits"]] == ["mem_x"]
+
+
+def test_history_walks_both_ways_and_refuses_broken_or_cyclic_links(tmp_path):
+    m = Memory(str(tmp_path / "m.db"), cwd=str(tmp_path))
+    a = m.remember("the build cache lives in /var/cache/build on every runner")
+    b = m.supersede(a.id, "the build cache lives in /srv/cache/build on every runner")
+    c = m.supersede(b.id, "the build cache lives in /srv/cache/ci on every runner")
+    assert [r.id for r in m.history(b.id)] == [a.id, b.id, c.id]
+
+    def relink(column: str, value: str, mem_id: str) -> None:
+        m.store.write(lambda conn: conn.execute(f"UPDATE memories SET {column} = ? WHERE id = ?", (value, mem_id)))
+
+    relink("superseded_by", a.id, c.id)  # c -> a closes a loop
+    with pytest.raises(CaveError) as err:
+        m.history(b.id)
+    assert err.value.code == "cave_memory_conflict" and err.value.message == f"cyclic supersession history at {a.id}"
+    relink("superseded_by", None, c.id)
+    relink("supersedes", "mem_gone", a.id)
+    with pytest.raises(CaveError) as err:
+        m.history(c.id)
+    assert err.value.message == f"broken supersession history at {a.id}: mem_gone is missing"
+    m.close()

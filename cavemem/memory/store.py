@@ -420,29 +420,25 @@ class MemoryStore:
         if start is None:
             raise CaveError("cave_memory_not_found", f"memory {mem_id} not found")
         seen = {start.id}
-        older: list[MemoryRecord] = []
+        older = self._follow(start, "supersedes", seen)
+        newer = self._follow(start, "superseded_by", seen)
+        return list(reversed(older)) + [start] + newer
+
+    def _follow(self, start: MemoryRecord, link: str, seen: set[str]) -> list[MemoryRecord]:
+        """The records reached from ``start`` by following ``link`` (``supersedes`` or
+        ``superseded_by``), nearest first; a missing or repeated record is a conflict."""
+        out: list[MemoryRecord] = []
         cur = start
-        while cur.supersedes:
-            prev = self.get(cur.supersedes)
-            if prev is None:
-                raise CaveError("cave_memory_conflict", f"broken supersession history at {cur.id}: {cur.supersedes} is missing")
-            if prev.id in seen:
-                raise CaveError("cave_memory_conflict", f"cyclic supersession history at {prev.id}")
-            seen.add(prev.id)
-            older.append(prev)
-            cur = prev
-        newer: list[MemoryRecord] = []
-        cur = start
-        while cur.superseded_by:
-            nxt = self.get(cur.superseded_by)
+        while getattr(cur, link):
+            nxt = self.get(getattr(cur, link))
             if nxt is None:
-                raise CaveError("cave_memory_conflict", f"broken supersession history at {cur.id}: {cur.superseded_by} is missing")
+                raise CaveError("cave_memory_conflict", f"broken supersession history at {cur.id}: {getattr(cur, link)} is missing")
             if nxt.id in seen:
                 raise CaveError("cave_memory_conflict", f"cyclic supersession history at {nxt.id}")
             seen.add(nxt.id)
-            newer.append(nxt)
+            out.append(nxt)
             cur = nxt
-        return list(reversed(older)) + [start] + newer
+        return out
 
 
 # -- row writes (inside a transaction) --------------------------------------------------------------
