@@ -185,17 +185,15 @@ class CCRStore:
 
     def get(self, handle: str) -> bytes:
         """The exact original for ``handle``; raises :class:`UnknownHandle`."""
-        try:
-            row = self.db.execute("SELECT original FROM recoveries WHERE handle = ?", (handle,)).fetchone()
-        except sqlite3.Error as exc:
-            raise StoreUnavailable(f"ccr get: {exc}") from exc
-        if row is None:
-            raise UnknownHandle()
-        return bytes(row[0])
+        return self._column("original", handle)
 
     def get_metadata(self, handle: str) -> bytes:
+        """The compressor metadata stored with ``handle`` (empty when none); raises :class:`UnknownHandle`."""
+        return self._column("coalesce(metadata, x'')", handle)
+
+    def _column(self, expr: str, handle: str) -> bytes:
         try:
-            row = self.db.execute("SELECT coalesce(metadata, x'') FROM recoveries WHERE handle = ?", (handle,)).fetchone()
+            row = self.db.execute(f"SELECT {expr} FROM recoveries WHERE handle = ?", (handle,)).fetchone()
         except sqlite3.Error as exc:
             raise StoreUnavailable(f"ccr get: {exc}") from exc
         if row is None:
