@@ -233,7 +233,7 @@ class Tools:
                 payload = handler(args)
         except ToolFailure as failure:
             return True, _json(failure.payload())
-        except CaveError as exc:
+        except CaveError as exc:  # handlers let store errors through: cave_<verb>_failed here
             return True, _json(_failure(name.removeprefix("cavemem_"), exc).payload())
         except Exception as exc:  # noqa: BLE001 - a bug must not take the server down
             return True, _json({"error": "cave_tool_panicked", "message": f"{name}: {type(exc).__name__}: {exc}"})
@@ -253,13 +253,10 @@ class Tools:
         if not isinstance(tags, (list, tuple)) or not all(isinstance(t, str) for t in tags):
             raise ToolFailure("cave_invalid_arguments", "remember: tags must be a list of strings")
         kind = _opt_str(args, "kind", "remember")
-        try:
-            rec = self.memory().remember(
-                text, project=_opt_str(args, "project", "remember"), kind=kind or None, tags=tuple(tags),
-                topic=_opt_str(args, "topic", "remember") or None,
-            )
-        except CaveError as exc:
-            raise _failure("remember", exc) from exc
+        rec = self.memory().remember(
+            text, project=_opt_str(args, "project", "remember"), kind=kind or None, tags=tuple(tags),
+            topic=_opt_str(args, "topic", "remember") or None,
+        )
         out = _dump(rec)
         result = {"basis": "inferred", "id": out["id"], "created_at": out.get("created_at", "")}
         for key in ("status", "merged_into", "redacted"):
@@ -277,20 +274,14 @@ class Tools:
         project = _opt_str(args, "project", "recall")
         if project is not None:
             kwargs["project"] = project
-        try:
-            result = self.memory().recall(query, **kwargs)
-        except CaveError as exc:
-            raise _failure("recall", exc) from exc
+        result = self.memory().recall(query, **kwargs)
         return dict(result)
 
     def _supersede(self, args: dict) -> dict:
         mem_id, text = _text_arg(args, "id"), _text_arg(args, "text")
         if not mem_id or text is None:
             raise ToolFailure("cave_invalid_arguments", "supersede: missing id or text")
-        try:
-            rec = self.memory().supersede(mem_id, text)
-        except CaveError as exc:
-            raise _failure("supersede", exc) from exc
+        rec = self.memory().supersede(mem_id, text)
         out = _dump(rec)
         return {"basis": "inferred", "id": out["id"], "created_at": out.get("created_at", ""),
                 "supersedes": out.get("supersedes", mem_id)}
@@ -299,10 +290,7 @@ class Tools:
         mem_id = _text_arg(args, "id")
         if not mem_id:
             raise ToolFailure("cave_invalid_arguments", "history: missing id")
-        try:
-            chain = self.memory().history(mem_id)
-        except CaveError as exc:
-            raise _failure("history", exc) from exc
+        chain = self.memory().history(mem_id)
         if isinstance(chain, dict):
             return chain
         return {"basis": "inferred", "history": [_dump(r) for r in chain]}
@@ -311,10 +299,7 @@ class Tools:
         mem_id = _text_arg(args, "id")
         if not mem_id:
             raise ToolFailure("cave_invalid_arguments", "forget: missing id")
-        try:
-            result = self.memory().forget(mem_id)
-        except CaveError as exc:
-            raise _failure("forget", exc) from exc
+        result = self.memory().forget(mem_id)
         if isinstance(result, dict):
             return result
         return {"forgotten": bool(result)}
