@@ -125,21 +125,22 @@ def is_code(data: bytes, trimmed: bytes) -> bool:
 
 
 def is_log(data: bytes) -> bool:
-    lines = data.split(b"\n")
-    total = len(lines)
-    if total < 4:
-        return False
-    matches = sum(1 for line in lines if _LOG_LINE.search(line))
-    return matches >= 3 and matches * 2 >= total
+    return _lines_vote(data, _LOG_LINE.search, min_lines=4, min_hits=3, share_den=2)
 
 
 def is_search_result(data: bytes) -> bool:
+    return _lines_vote(data, _SEARCH_LINE.match, min_lines=6, min_hits=4, share_den=3)
+
+
+def _lines_vote(data: bytes, hit, *, min_lines: int, min_hits: int, share_den: int) -> bool:
+    """At least ``min_lines`` lines, of which ``hit`` accepts at least ``min_hits`` and at least
+    one in ``share_den``."""
     lines = data.split(b"\n")
     total = len(lines)
-    if total < 6:
+    if total < min_lines:
         return False
-    matches = sum(1 for line in lines if _SEARCH_LINE.match(line))
-    return matches >= 4 and matches * 3 >= total
+    matches = sum(1 for line in lines if hit(line))
+    return matches >= min_hits and matches * share_den >= total
 
 
 def _looks_config(data: bytes) -> bool:
