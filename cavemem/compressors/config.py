@@ -22,7 +22,7 @@ from bisect import bisect_left
 
 from ..formats.configs import SECTION_HEADER, classify, yaml_valid
 from ..gocompat import trim_space
-from .base import Compressor
+from .base import QueryCompressor
 from .lineends import cr_suffix, emit_with_markers, join_lines, split_lines
 from .config_stanzas import indentation
 from .redundancy import keep_non_redundant
@@ -55,12 +55,8 @@ def is_yaml_parent(line: str) -> bool:
     return t.endswith(":") or t.startswith("- ")
 
 
-class ConfigCompressor(Compressor):
+class ConfigCompressor(QueryCompressor):
     content_type = "config"
-    accepts_query = True
-
-    def compress(self, data: bytes) -> bytes | None:
-        return self.compress_query(data, "")
 
     def compress_query(self, data: bytes, query: str) -> bytes | None:
         if REENTRY in data or COMMENT_REENTRY in data:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from .base import Compressor, Metadata
+from .base import Metadata, QueryCompressor
 from .invariant_columns import summarize_objects
 from .invariants import ELISION_NOTE_MIN_ELIDED_BYTES, elision_note, worth_eliding
 from .json_canonical import Codec, decode_document
@@ -134,13 +134,9 @@ class _Elision:
         out.append(marker)
 
 
-class JSONCompressor(Compressor):
+class JSONCompressor(QueryCompressor):
     content_type = "json"
-    accepts_query = True
     reports_metadata = True
-
-    def compress(self, data: bytes) -> bytes | None:
-        return self._elide(data, "")
 
     def compress_query(self, data: bytes, query: str) -> bytes | None:
         return self._elide(data, query)

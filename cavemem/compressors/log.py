@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from ..gocompat import utf8_text
-from .base import Compressor
+from .base import QueryCompressor
 from .invariant_columns import summarize_lines
 from .invariants import ELISION_NOTE_MIN_ELIDED_BYTES, ELISION_NOTE_PREFIX, elision_note, summarize_elided, worth_eliding
 from .lineends import cr_suffix, join_lines, runs, split_lines
@@ -68,12 +68,8 @@ def trouble_lines(data: bytes) -> set[int]:
     return line_indices(data, hits)
 
 
-class LogCompressor(Compressor):
+class LogCompressor(QueryCompressor):
     content_type = "log"
-    accepts_query = True
-
-    def compress(self, data: bytes) -> bytes | None:
-        return self.compress_query(data, "")
 
     def compress_query(self, data: bytes, query: str) -> bytes | None:
         text = utf8_text(data)

@@ -23,7 +23,7 @@ import re
 
 from .. import bm25
 from ..gocompat import utf8_text
-from .base import Compressor
+from .base import QueryCompressor
 from .lineends import cr_suffix, emit_with_markers, join_lines, splice_dropped, split_lines
 from .redundancy import keep_non_redundant
 from .relevance import RELEVANCE_THRESHOLD, SEARCH_RESULT_LIMIT
@@ -49,12 +49,8 @@ def marker(count: int) -> str:
     return f"… {count} search result lines elided (caveman) …"
 
 
-class SearchResultCompressor(Compressor):
+class SearchResultCompressor(QueryCompressor):
     content_type = "search-result"
-    accepts_query = True
-
-    def compress(self, data: bytes) -> bytes | None:
-        return self.compress_query(data, "")
 
     def compress_query(self, data: bytes, query: str) -> bytes | None:
         text = utf8_text(data)

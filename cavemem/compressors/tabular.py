@@ -15,7 +15,7 @@ import re
 from ..formats import gocsv
 from ..formats.tables import Table, parse_table
 from ..gocompat import parse_float, trim_space
-from .base import Compressor
+from .base import QueryCompressor
 from .invariants import ELISION_NOTE_MIN_ELIDED_BYTES, elision_note, row_fields, summarize_elided, worth_eliding
 from .lineends import majority_crlf, runs
 from .redundancy import keep_non_redundant
@@ -36,12 +36,8 @@ def marker_text(count: int, summary: str) -> str:
     return f"… {count} rows elided (caveman) …"
 
 
-class TabularCompressor(Compressor):
+class TabularCompressor(QueryCompressor):
     content_type = "tabular"
-    accepts_query = True
-
-    def compress(self, data: bytes) -> bytes | None:
-        return self.compress_query(data, "")
 
     def compress_query(self, data: bytes, query: str) -> bytes | None:
         if REENTRY in data:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 
 from ..gocompat import fields, trim_space, utf8_text
-from .base import Compressor
+from .base import QueryCompressor
 from .lineends import splice_dropped, split_lines
 from .redundancy import keep_non_redundant
 from .relevance import TEXT_LIMIT, keep_query_relevant
@@ -160,12 +160,8 @@ def is_heading(section: str) -> bool:
     return 1 <= len(fields(section)) <= HEADING_MAX_WORDS
 
 
-class TextCompressor(Compressor):
+class TextCompressor(QueryCompressor):
     content_type = "text"
-    accepts_query = True
-
-    def compress(self, data: bytes) -> bytes | None:
-        return self.compress_query(data, "")
 
     def compress_query(self, data: bytes, query: str) -> bytes | None:
         text = utf8_text(data)
