@@ -28,6 +28,7 @@ from cavemem.compressors.lineends import (
     runs,
     splice_dropped,
     split_lines,
+    utf8_lines,
 )
 from cavemem.compressors.redundancy import (
     Vocabulary,
@@ -73,6 +74,13 @@ def test_majority_crlf_and_suffix():
 
 
 # -- Go lowercasing and BM25 -------------------------------------------------------------------
+
+
+def test_utf8_lines_is_the_line_compressors_pass_through_gate():
+    assert utf8_lines(b"a\r\nb\nc\n", 3) == ("a\r\nb\nc\n", ["a\r", "b", "c"], True)
+    assert utf8_lines(b"a\nb", 2) == ("a\nb", ["a", "b"], False)
+    assert utf8_lines(b"a\nb", 3) is None  # too few lines
+    assert utf8_lines(b"a\n\xff\nc\nd", 1) is None  # not UTF-8
 
 
 def test_runs_are_maximal_and_cover_the_mask():

@@ -23,7 +23,7 @@ from bisect import bisect_left
 from ..formats.configs import SECTION_HEADER, classify, yaml_valid
 from ..gocompat import trim_space
 from .base import QueryCompressor
-from .lineends import cr_suffix, emit_with_markers, join_lines, split_lines
+from .lineends import cr_suffix, emit_with_markers, join_lines, utf8_lines
 from .config_stanzas import indentation
 from .redundancy import keep_non_redundant
 from .relevance import CONFIG_LIMIT, RELEVANCE_THRESHOLD, keep_query_relevant
@@ -64,10 +64,10 @@ class ConfigCompressor(QueryCompressor):
         shape = classify(data)  # None for invalid UTF-8 too
         if shape is None:
             return None
-        text = data.decode("utf-8")
-        lines, trailing = split_lines(text)
-        if len(lines) < MIN_LINES:
+        got = utf8_lines(data, MIN_LINES)
+        if got is None:
             return None
+        text, lines, trailing = got
         yaml = shape.kind == "yaml"
         cr = cr_suffix(text)
         keep = _initial_keeps(lines, yaml, query)

@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import re
 
-from ..gocompat import utf8_text
 from .base import Compressor
-from .lineends import cr_suffix, emit_with_markers, join_lines, split_lines
+from .lineends import cr_suffix, emit_with_markers, join_lines, utf8_lines
 
 KEEP_CONTEXT = 2
 MIN_LINES = 12
@@ -38,13 +37,11 @@ class DiffCompressor(Compressor):
     content_type = "diff"
 
     def compress(self, data: bytes) -> bytes | None:
-        text = utf8_text(data)
-        if text is None:
+        got = utf8_lines(data, MIN_LINES)
+        if got is None:
             return None
-        lines, trailing = split_lines(text)
+        text, lines, trailing = got
         n = len(lines)
-        if n < MIN_LINES:
-            return None
         keep = [False] * n
         for i, line in enumerate(lines):
             if is_structural(line) or _MARKER_LINE.search(line):

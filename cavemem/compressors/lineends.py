@@ -21,6 +21,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import TypeVar
 
+from ..gocompat import utf8_text
+
 T = TypeVar("T", bytes, str)
 
 
@@ -41,6 +43,16 @@ def split_lines(data: T) -> tuple[list[T], bool]:
     if trailing:
         data = data[:-1]
     return data.split(nl), trailing
+
+
+def utf8_lines(data: bytes, min_lines: int) -> tuple[str, list[str], bool] | None:
+    """``(text, lines, trailing)`` of ``data`` (see :func:`split_lines`), or None — pass the
+    input through — when it is not valid UTF-8 or has fewer than ``min_lines`` lines."""
+    text = utf8_text(data)
+    if text is None:
+        return None
+    lines, trailing = split_lines(text)
+    return None if len(lines) < min_lines else (text, lines, trailing)
 
 
 def join_lines(lines: list[T], trailing: bool) -> T:

@@ -16,11 +16,10 @@ from __future__ import annotations
 
 import re
 
-from ..gocompat import utf8_text
 from .base import QueryCompressor
 from .invariant_columns import summarize_lines
 from .invariants import ELISION_NOTE_MIN_ELIDED_BYTES, ELISION_NOTE_PREFIX, elision_note, summarize_elided, worth_eliding
-from .lineends import cr_suffix, join_lines, runs, split_lines
+from .lineends import cr_suffix, join_lines, runs, utf8_lines
 from .linescan import line_indices, literal_hit_positions, word_hit_positions
 from .log_templates import LogTemplates
 from .redundancy import keep_non_redundant
@@ -72,13 +71,11 @@ class LogCompressor(QueryCompressor):
     content_type = "log"
 
     def compress_query(self, data: bytes, query: str) -> bytes | None:
-        text = utf8_text(data)
-        if text is None:
+        got = utf8_lines(data, MIN_LINES)
+        if got is None:
             return None
-        lines, trailing = split_lines(text)
+        text, lines, trailing = got
         n = len(lines)
-        if n < MIN_LINES:
-            return None
         keep = [False] * n
         keep[0] = keep[1] = True
         for i in trouble_lines(data):

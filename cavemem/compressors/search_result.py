@@ -22,9 +22,8 @@ from __future__ import annotations
 import re
 
 from .. import bm25
-from ..gocompat import utf8_text
 from .base import QueryCompressor
-from .lineends import cr_suffix, emit_with_markers, join_lines, splice_dropped, split_lines
+from .lineends import cr_suffix, emit_with_markers, join_lines, splice_dropped, utf8_lines
 from .redundancy import keep_non_redundant
 from .relevance import RELEVANCE_THRESHOLD, SEARCH_RESULT_LIMIT
 
@@ -53,13 +52,11 @@ class SearchResultCompressor(QueryCompressor):
     content_type = "search-result"
 
     def compress_query(self, data: bytes, query: str) -> bytes | None:
-        text = utf8_text(data)
-        if text is None:
+        got = utf8_lines(data, MIN_LINES)
+        if got is None:
             return None
-        lines, trailing = split_lines(text)
+        text, lines, trailing = got
         n = len(lines)
-        if n < MIN_LINES:
-            return None
         cr = cr_suffix(text)
         scores = bm25.scores(query, lines) if query else None
         keep = _spec_keeps(lines, scores, keyword_force=True)
