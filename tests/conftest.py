@@ -1,9 +1,11 @@
-"""Shared test fixtures: every test gets its own CAVEMAN_HOME; the token-rank cache is shared
-across the session so subprocess CLI calls do not rebuild it each time."""
+"""Shared test fixtures and helpers: every test gets its own CAVEMAN_HOME; the token-rank cache
+is shared across the session so subprocess CLI calls do not rebuild it each time. Test modules
+import the plain helpers (``from conftest import expands_markers``)."""
 
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -39,6 +41,27 @@ def _exe(name: str) -> list[str]:
         return [str(script)]
     module = {"cavemem": "cavemem", "caveman-engine": "cavemem.cli.engine_cli"}[name]
     return [sys.executable, "-m", module]
+
+
+def lines_doc(lines: list[str], ending: str = "\n") -> bytes:
+    """``lines`` as a document, each ended by ``ending``."""
+    return (ending.join(lines) + ending).encode()
+
+
+def expands_markers(out: bytes, original: bytes, marker: re.Pattern) -> bool:
+    """True when replacing every ``marker`` line of ``out`` (group 1 = how many lines it hides) by
+    that many lines gives ``original`` back: the kept lines are verbatim and in order."""
+    src = original.decode().split("\n")
+    pos = 0
+    for line in out.decode().split("\n"):
+        m = marker.match(line)
+        if m:
+            pos += int(m.group(1))
+        else:
+            if pos >= len(src) or src[pos] != line:
+                return False
+            pos += 1
+    return pos == len(src)
 
 
 class CLIResult:

@@ -12,6 +12,8 @@ from hypothesis import strategies as st
 
 from cavemem.compressors.diff import DiffCompressor, is_structural
 
+from conftest import expands_markers, lines_doc
+
 HEADER = [
     "diff --git a/x.txt b/x.txt",
     "index 111..222 100644",
@@ -26,43 +28,24 @@ def context(start: int, stop: int) -> list[str]:
     return [f" unchanged line {i:02d}" for i in range(start, stop)]
 
 
-def doc(lines: list[str], ending: str = "\n") -> bytes:
-    return (ending.join(lines) + ending).encode()
-
-
 def compress(data: bytes) -> bytes | None:
     return DiffCompressor().compress(data)
 
 
-def expand(out: bytes, original: bytes) -> bool:
-    """True when replacing every marker by the lines it stands for gives the original back."""
-    src = original.decode().split("\n")
-    pos = 0
-    for line in out.decode().split("\n"):
-        m = MARKER.match(line)
-        if m:
-            pos += int(m.group(1))
-        else:
-            if pos >= len(src) or src[pos] != line:
-                return False
-            pos += 1
-    return pos == len(src)
-
-
 def test_spec_case_exact_output():
-    data = doc(HEADER + context(0, 18) + ["-old behavior", "+new behavior"] + context(18, 36))
+    data = lines_doc(HEADER + context(0, 18) + ["-old behavior", "+new behavior"] + context(18, 36))
     out = compress(data)
     assert out.decode() == "\n".join(HEADER) + (
         "\n unchanged line 00\n unchanged line 01\n… 14 context lines elided (caveman) …\n"
         " unchanged line 16\n unchanged line 17\n-old behavior\n+new behavior\n unchanged line 18\n"
         " unchanged line 19\n… 16 context lines elided (caveman) …\n"
     )
-    assert expand(out, data)
+    assert expands_markers(out, data, MARKER)
 
 
 def test_blank_line_changes_are_kept():
     for change in ("-", "+"):
-        data = doc(HEADER + context(0, 18) + [change] + context(18, 36))
+        data = lines_doc(HEADER + context(0, 18) + [change] + context(18, 36))
         out = compress(data)
         assert b" unchanged line 17\n" + change.encode() + b"\n unchanged line 18\n" in out
         assert b"context lines elided (caveman)" in out
@@ -70,7 +53,7 @@ def test_blank_line_changes_are_kept():
 
 def test_deleted_markdown_rule_is_a_change():
     assert is_structural("----")
-    data = doc(HEADER + context(0, 24) + ["----"] + context(24, 48))
+    data = lines_doc(HEADER + context(0, 24) + ["----"] + context(24, 48))
     out = compress(data)
     assert b"\n----\n" in out
     assert out.count(b"context lines elided") == 2
@@ -82,7 +65,7 @@ def test_context_only_lines_are_not_structural():
 
 
 def test_too_short_fails_closed():
-    assert compress(doc(HEADER + context(0, 6))) is None  # 11 lines
+    assert compress(lines_doc(HEADER + context(0, 6))) is None  # 11 lines
 
 
 def test_single_line_runs_only_fail_closed():
@@ -91,28 +74,28 @@ def test_single_line_runs_only_fail_closed():
     for k in range(5):
         lines += [f"-old {k}", f"+new {k}"] + context(5 * k, 5 * k + 5)
     lines += ["-old end", "+new end"]
-    assert compress(doc(lines)) is None
+    assert compress(lines_doc(lines)) is None
 
 
 def test_single_short_line_run_stays_verbatim_but_long_one_is_elided():
     lines = HEADER + ["-a", "+b"] + context(0, 5) + ["-c", "+d"] + context(5, 20)
-    out = compress(doc(lines))
+    out = compress(lines_doc(lines))
     assert b" unchanged line 02\n" in out  # the lone middle context line is shown as is
     assert "… 13 context lines elided (caveman) …".encode() in out
     long_line = " " + "x" * 200
     lines = HEADER + ["-a", "+b"] + context(0, 2) + [long_line] + context(2, 4) + ["-c", "+d"] + context(5, 20)
-    out = compress(doc(lines))
+    out = compress(lines_doc(lines))
     assert long_line.encode() not in out
     assert "… 1 context lines elided (caveman) …".encode() in out
 
 
 def test_second_pass_fails_closed():
-    data = doc(HEADER + context(0, 18) + ["-old behavior", "+new behavior"] + context(18, 36))
+    data = lines_doc(HEADER + context(0, 18) + ["-old behavior", "+new behavior"] + context(18, 36))
     assert compress(compress(data)) is None
 
 
 def test_crlf_markers_follow_the_majority():
-    data = doc(HEADER + context(0, 18) + ["-old", "+new"] + context(18, 36), "\r\n")
+    data = lines_doc(HEADER + context(0, 18) + ["-old", "+new"] + context(18, 36), "\r\n")
     out = compress(data)
     assert b"\r\n\xe2\x80\xa6 14 context lines elided (caveman) \xe2\x80\xa6\r\n" in out
     assert b"\n" not in out.replace(b"\r\n", b"")
@@ -122,24 +105,24 @@ def test_mixed_endings_preserved_per_line():
     lines = HEADER + context(0, 18) + ["-old", "+new"] + context(18, 36)
     data = ("\r\n".join(lines[:10]) + "\r\n" + "\n".join(lines[10:]) + "\n").encode()
     out = compress(data)
-    assert out.startswith(doc(HEADER, "\r\n"))
+    assert out.startswith(lines_doc(HEADER, "\r\n"))
     assert "… 16 context lines elided (caveman) …\n".encode() in out  # LF majority: marker has no CR
 
 
 def test_no_trailing_newline_preserved():
-    data = doc(HEADER + context(0, 18) + ["-old", "+new"] + context(18, 36)).rstrip(b"\n")
+    data = lines_doc(HEADER + context(0, 18) + ["-old", "+new"] + context(18, 36)).rstrip(b"\n")
     out = compress(data)
     assert out.endswith("… 16 context lines elided (caveman) …".encode())
 
 
 def test_invalid_utf8_and_binary_fail_closed():
-    data = doc(HEADER + context(0, 18) + ["-old", "+new"] + context(18, 36))
+    data = lines_doc(HEADER + context(0, 18) + ["-old", "+new"] + context(18, 36))
     assert compress(data.replace(b"line 03", b"line \xff3")) is None
     assert compress(os.urandom(1 << 16) + b"\xff") is None
 
 
 def test_huge_inputs_are_fast():
-    big = doc(HEADER + context(0, 50000) + ["-old", "+new"] + [f" more {i}" for i in range(50000)])
+    big = lines_doc(HEADER + context(0, 50000) + ["-old", "+new"] + [f" more {i}" for i in range(50000)])
     start = time.monotonic()
     out = compress(big)
     assert time.monotonic() - start < 5
@@ -160,11 +143,11 @@ def test_huge_inputs_are_fast():
     )
 )
 def test_markers_account_for_every_dropped_line(lines):
-    data = doc(lines)
+    data = lines_doc(lines)
     out = compress(data)
     if out is None:
         return
-    assert expand(out, data)
+    assert expands_markers(out, data, MARKER)
     kept = out.decode().split("\n")
     assert [ln for ln in lines if is_structural(ln)] == [ln for ln in kept if is_structural(ln)]
     assert len(kept) < len(data.decode().split("\n"))

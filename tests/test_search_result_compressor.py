@@ -12,6 +12,8 @@ from hypothesis import strategies as st
 
 from cavemem.compressors.search_result import _IMPORTANT, SearchResultCompressor
 
+from conftest import expands_markers, lines_doc
+
 MARKER = re.compile(r"^… (\d+) search result lines elided \(caveman\)(?:: all in [^,;]+, lines? [0-9.]+(?:; [^,;]+, lines? [0-9.]+)*)? …\r?$")
 
 
@@ -20,38 +22,19 @@ def hits(n: int, special: dict[int, str] | None = None) -> list[str]:
     return [f"src/file_{i:02d}.go:{i + 10}:{special.get(i, 'ordinary match')}" for i in range(1, n + 1)]
 
 
-def doc(lines: list[str], ending: str = "\n") -> bytes:
-    return (ending.join(lines) + ending).encode()
-
-
 def marker(n: int, ending: str = "\n") -> str:
     return f"… {n} search result lines elided (caveman) …{ending}"
 
 
-def expand(out: bytes, original: bytes) -> bool:
-    """True when replacing every marker by the lines it stands for gives the original back."""
-    src = original.decode().split("\n")
-    pos = 0
-    for line in out.decode().split("\n"):
-        m = MARKER.match(line)
-        if m:
-            pos += int(m.group(1))
-        else:
-            if pos >= len(src) or src[pos] != line:
-                return False
-            pos += 1
-    return pos == len(src)
-
-
 def test_spec_case_action_hit_kept():
     lines = hits(28, {15: "ACTION investigate credential leak"})
-    out = SearchResultCompressor().compress(doc(lines))
+    out = SearchResultCompressor().compress(lines_doc(lines))
     expected = "\n".join(lines[:8]) + "\n" + marker(6) + lines[14] + "\n" + marker(9) + "\n".join(lines[24:]) + "\n"
     assert out.decode() == expected
 
 
 def test_spec_case_query_keeps_relevant_hit():
-    data = doc(hits(40, {23: "checkout websocket reconnect state machine"}))
+    data = lines_doc(hits(40, {23: "checkout websocket reconnect state machine"}))
     comp = SearchResultCompressor()
     out = comp.compress_query(data, "websocket reconnect").decode()
     assert "src/file_23.go:33:checkout websocket reconnect state machine" in out
@@ -62,7 +45,7 @@ def test_spec_case_query_keeps_relevant_hit():
 def test_query_keeps_a_hit_the_redundancy_gate_would_drop():
     # hit 23's vocabulary is covered by the (kept) first hit, so only the query saves it
     special = {1: "checkout websocket reconnect state machine ordinary match", 23: "checkout websocket reconnect state machine"}
-    data = doc(hits(40, special))
+    data = lines_doc(hits(40, special))
     comp = SearchResultCompressor()
     assert b"src/file_23.go" not in comp.compress(data)
     assert b"src/file_23.go:33:checkout websocket reconnect state machine\n" in comp.compress_query(data, "websocket reconnect")
@@ -70,7 +53,7 @@ def test_query_keeps_a_hit_the_redundancy_gate_would_drop():
 
 def test_spec_case_crlf_marker():
     lines = hits(30)
-    out = SearchResultCompressor().compress(doc(lines, "\r\n")).decode()
+    out = SearchResultCompressor().compress(lines_doc(lines, "\r\n")).decode()
     assert out == "\r\n".join(lines[:8]) + "\r\n" + marker(18, "\r\n") + "\r\n".join(lines[26:]) + "\r\n"
 
 
@@ -89,41 +72,41 @@ def test_keyword_hits_survive_the_redundancy_gate():
     # The same text twice: the redundancy gate shows the first copy only, unless it is a keyword hit.
     comp = SearchResultCompressor()
     for text, copies in (("uses the api_key setting", 1), ("rotate the KEY now", 2), ("build FAILED here", 2)):
-        out = comp.compress(doc(hits(30, {12: text, 18: text}))).decode()
+        out = comp.compress(lines_doc(hits(30, {12: text, 18: text}))).decode()
         assert out.count(text) == copies, text
 
 
 def test_minimum_and_nothing_dropped_fail_closed():
     comp = SearchResultCompressor()
-    assert comp.compress(doc(hits(17))) is None
+    assert comp.compress(lines_doc(hits(17))) is None
     distinct = [f"hit {i}: " + " ".join(f"w{i}x{j}" for j in range(6)).replace("0", "zero") for i in range(20)]
     distinct = [re.sub(r"\d", lambda m: "abcdefghij"[int(m.group())], line) for line in distinct]
-    assert comp.compress(doc(distinct)) is None  # every hit is unlike the others
+    assert comp.compress(lines_doc(distinct)) is None  # every hit is unlike the others
 
 
 def test_single_short_dropped_line_is_shown_verbatim():
     lines = hits(30, {10: "FAIL one", 12: "FAIL two"})
-    out = SearchResultCompressor().compress(doc(lines)).decode()
+    out = SearchResultCompressor().compress(lines_doc(lines)).decode()
     assert lines[10] in out  # the lone line between two kept hits
     assert marker(1) not in out
 
 
 def test_invalid_utf8_and_binary_fail_closed():
     comp = SearchResultCompressor()
-    assert comp.compress(doc(hits(30)).replace(b"file_05", b"file_\xff5")) is None
+    assert comp.compress(lines_doc(hits(30)).replace(b"file_05", b"file_\xff5")) is None
     assert comp.compress(os.urandom(1 << 16) + b"\xff") is None
 
 
 def test_huge_inputs_are_fast():
     comp = SearchResultCompressor()
     lines = hits(99) * 1000 + ["src/x.go:1:FAIL the build"] + hits(20)
-    data = doc(lines)
+    data = lines_doc(lines)
     start = time.monotonic()
     out = comp.compress_query(data, "build failure")
     assert time.monotonic() - start < 5
     assert b"src/x.go:1:FAIL the build" in out and len(out) < len(data) // 100
-    assert expand(out, data)
-    long_lines = doc(["a:1:" + "x" * (1 << 20)] + hits(20))
+    assert expands_markers(out, data, MARKER)
+    long_lines = lines_doc(["a:1:" + "x" * (1 << 20)] + hits(20))
     start = time.monotonic()
     out = comp.compress_query(long_lines, "x" * 1000)
     assert time.monotonic() - start < 5
@@ -136,11 +119,11 @@ def test_huge_inputs_are_fast():
     st.sampled_from(["", "bar", "baz qux"]),
 )
 def test_markers_account_for_every_dropped_line(lines, query):
-    data = doc(lines)
+    data = lines_doc(lines)
     out = SearchResultCompressor().compress_query(data, query)
     if out is None:
         return
-    assert expand(out, data)
+    assert expands_markers(out, data, MARKER)
     text = out.decode()
     assert text.startswith("\n".join(lines[:8]) + "\n")
     assert text.endswith("\n".join(lines[-4:]) + "\n")
@@ -166,7 +149,7 @@ def test_real_grep_output_through_cli(run_cli):
 def test_grep_hits_detected_and_compressed(run_cli):
     lines = [f"/srv/app/handlers/h{i % 7}.py:{i * 3 + 1}:    audit.record(\"handled request %s\", request_id)" for i in range(60)]
     lines[31] = "/srv/app/handlers/h3.py:94:    raise PermissionError(\"SECURITY: token rejected\")"
-    data = doc(lines)
+    data = lines_doc(lines)
     got = run_cli("cavemem", "compress", input=data)
     assert got.rc == 0, got
     assert got.report["content_type"] == "search-result"
@@ -192,12 +175,12 @@ def token_grep() -> list[str]:
 
 def test_query_bounds_hits_per_file_when_a_keyword_is_everywhere():
     lines = token_grep()
-    data = doc(lines)
+    data = lines_doc(lines)
     comp = SearchResultCompressor()
     assert comp.compress(data) is None  # no query: the spec's rules keep every keyword hit
     out = comp.compress_query(data, "_authToken").decode()
     assert "docs/config.md:129:set _authToken=MYTOKEN for the registry\n" in out
-    assert expand(out.encode(), data)
+    assert expands_markers(out.encode(), data, MARKER)
     # the head and tail, the query hit, and at most three hits per file (the redundancy gate
     # drops look-alikes among those); the rest are named by file and line range
     assert "docs/config.md:10:" in out
@@ -214,7 +197,7 @@ def test_alarm_hits_still_survive_the_bound():
     words = [hashlib.sha1(str(i).encode()).hexdigest()[:12] for i in range(200)]
     lines = [f"src/app.py:{i}:{words[i]} = lookup({words[i + 50]!r}, {words[i + 100]})" for i in range(1, 40)]
     lines[25] = "src/app.py:26:raise RuntimeError('build FAILED here')"
-    out = SearchResultCompressor().compress_query(doc(lines), "dispatcher").decode()
+    out = SearchResultCompressor().compress_query(lines_doc(lines), "dispatcher").decode()
     assert "build FAILED here" in out
     assert "all in src/app.py" in out
 
@@ -223,9 +206,9 @@ def test_context_lines_and_separators_are_left_to_the_spec_rules():
     lines = []
     for k in range(30):
         lines += [f"lib/mod.py:{100 + 4 * k}:value = compute_{k}(alpha)", f"lib/mod.py-{101 + 4 * k}-    return value_{k}", "--"]
-    data = doc(lines)
+    data = lines_doc(lines)
     out = SearchResultCompressor().compress_query(data, "compute_7").decode()
-    assert expand(out.encode(), data)
+    assert expands_markers(out.encode(), data, MARKER)
     assert "lib/mod.py:128:value = compute_7(alpha)" in out
     for line in out.split("\n"):
         if "all in" in line:  # a file summary only ever stands for hit lines
@@ -234,9 +217,9 @@ def test_context_lines_and_separators_are_left_to_the_spec_rules():
 
 def test_bound_is_fast_on_100k_hits():
     lines = [f"src/f{i % 10}.py:{i}:{i * 7919 % 100003} value {i * 31 % 977} row" for i in range(100_000)]
-    data = doc(lines)
+    data = lines_doc(lines)
     start = time.monotonic()
     out = SearchResultCompressor().compress_query(data, "value f3")
     assert time.monotonic() - start < 10
     assert out is not None and len(out) < len(data) // 50
-    assert expand(out, data)
+    assert expands_markers(out, data, MARKER)
