@@ -1,6 +1,6 @@
 """Shared test fixtures and helpers: every test gets its own CAVEMAN_HOME; the token-rank cache
 is shared across the session so subprocess CLI calls do not rebuild it each time. Test modules
-import the plain helpers (``from conftest import expands_markers``)."""
+import the plain helpers (``from conftest import cli_argv, expands_markers``)."""
 
 from __future__ import annotations
 
@@ -35,7 +35,8 @@ def cave_home(tmp_path, monkeypatch, token_cache_dir) -> Path:
     return home
 
 
-def _exe(name: str) -> list[str]:
+def cli_argv(name: str = "cavemem") -> list[str]:
+    """The command that runs console script ``name`` (``cavemem`` or ``caveman-engine``) of this venv."""
     script = BIN / name
     if script.exists():
         return [str(script)]
@@ -77,19 +78,28 @@ class CLIResult:
 
         return json.loads(self.stderr.decode().strip().splitlines()[-1])
 
+    @property
+    def json(self):
+        """stdout parsed as JSON."""
+        import json
+
+        return json.loads(self.stdout)
+
     def __repr__(self) -> str:
         return f"CLIResult(rc={self.rc}, stdout={self.stdout[:200]!r}, stderr={self.stderr[:400]!r})"
 
 
 @pytest.fixture
 def run_cli():
-    """run_cli("cavemem", "compress", input=b"...", env={...}) -> CLIResult"""
+    """run_cli("cavemem", "compress", input=b"...", env={...}, cwd=...) -> CLIResult"""
 
-    def run(prog: str, *args: str, input: bytes = b"", env: dict | None = None, timeout: float = 60) -> CLIResult:
+    def run(prog: str, *args: str, input: bytes = b"", env: dict | None = None, timeout: float = 60,
+            cwd: Path | None = None) -> CLIResult:
         full_env = dict(os.environ)
         if env:
             full_env.update(env)
-        proc = subprocess.run(_exe(prog) + list(args), input=input, capture_output=True, env=full_env, timeout=timeout)
+        proc = subprocess.run(cli_argv(prog) + list(args), input=input, capture_output=True, env=full_env,
+                              timeout=timeout, cwd=cwd)
         return CLIResult(proc)
 
     return run

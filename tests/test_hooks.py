@@ -15,14 +15,14 @@ import pytest
 
 from cavemem.hooks import claude_code, install
 
-BIN = Path(sys.executable).parent
+from conftest import cli_argv
+
 WALL_BOUND_S = 1.5  # generous: the 250 ms target is measured by scripts/bench_hooks.py
 LOCK_BOUND_S = 4.0  # far below SQLite's 5 s busy timeout: a locked store is not waited for
 
 
 def _cmd(*args: str) -> list[str]:
-    exe = BIN / "cavemem"
-    return ([str(exe)] if exe.exists() else [sys.executable, "-m", "cavemem"]) + list(args)
+    return cli_argv() + list(args)
 
 
 def hook(event: str, payload, *, env: dict | None = None, timeout: float = 60):

@@ -14,7 +14,8 @@ import pytest
 
 from cavemem.mcp.tools import SPECS, Tools
 
-BIN = Path(sys.executable).parent
+from conftest import cli_argv
+
 EXPECTED_TOOLS = [
     "cavemem_remember", "cavemem_recall", "cavemem_supersede", "cavemem_history", "cavemem_forget",
     "cavemem_compress", "cavemem_retrieve",
@@ -24,8 +25,7 @@ EXPECTED_TOOLS = [
 def _server_params(home: Path):
     from mcp import StdioServerParameters
 
-    exe = BIN / "cavemem"
-    command, args = (str(exe), ["mcp"]) if exe.exists() else (sys.executable, ["-m", "cavemem", "mcp"])
+    command, *args = cli_argv() + ["mcp"]
     env = {"CAVEMAN_HOME": str(home), "CAVEMAN_CACHE_DIR": os.environ.get("CAVEMAN_CACHE_DIR", ""),
            "PATH": os.environ.get("PATH", "")}
     return StdioServerParameters(command=command, args=args, env=env, cwd=str(home))
@@ -145,8 +145,7 @@ def test_stdio_server_end_to_end(cave_home):
 
 def test_stdout_is_only_json_rpc(cave_home):
     """Raw stdio: every stdout line is one JSON-RPC message; notifications get no reply."""
-    exe = BIN / "cavemem"
-    cmd = [str(exe), "mcp"] if exe.exists() else [sys.executable, "-m", "cavemem", "mcp"]
+    cmd = cli_argv() + ["mcp"]
     lines = [
         {"jsonrpc": "2.0", "id": 1, "method": "initialize",
          "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},

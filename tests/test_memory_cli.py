@@ -2,50 +2,22 @@
 
 from __future__ import annotations
 
-import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-BIN = Path(sys.executable).parent
-
-
-def _cmd() -> list[str]:
-    script = BIN / "cavemem"
-    return [str(script)] if script.exists() else [sys.executable, "-m", "cavemem"]
-
-
-class Run:
-    def __init__(self, proc: subprocess.CompletedProcess):
-        self.rc = proc.returncode
-        self.stdout: bytes = proc.stdout
-        self.stderr: bytes = proc.stderr
-
-    @property
-    def json(self):
-        return json.loads(self.stdout)
-
-    @property
-    def error(self) -> dict:
-        return json.loads(self.stderr.decode().strip().splitlines()[-1])
-
-    def __repr__(self) -> str:
-        return f"Run(rc={self.rc}, stdout={self.stdout[:300]!r}, stderr={self.stderr[:300]!r})"
-
 
 @pytest.fixture
-def cli(tmp_path):
-    """cli("remember", "text", input=b"", cwd=...) — runs in a directory outside any git repo."""
+def cli(tmp_path, run_cli):
+    """cli("remember", "text", input=b"", cwd=...) — ``cavemem`` run in a directory outside any
+    git repo (a :class:`conftest.CLIResult`: ``.json`` is stdout, ``.report`` the stderr error)."""
     work = tmp_path / "work"
     work.mkdir()
 
-    def run(*args: str, input: bytes = b"", cwd: Path | None = None, env: dict | None = None) -> Run:
-        full = dict(os.environ, **(env or {}))
-        proc = subprocess.run(_cmd() + list(args), input=input, capture_output=True, cwd=cwd or work, env=full, timeout=120)
-        return Run(proc)
+    def run(*args: str, input: bytes = b"", cwd: Path | None = None, env: dict | None = None):
+        return run_cli("cavemem", *args, input=input, env=env, cwd=cwd or work, timeout=120)
 
     return run
 
@@ -70,9 +42,9 @@ def test_remember_from_stdin_keeps_the_text_verbatim(cli):
 
 def test_size_cap_exits_65_through_argv_and_stdin(cli, cave_home):
     r = cli("remember", "x" * 100000, "x" * 100000, "x" * 62143)  # one argv string is capped at 128 KiB
-    assert r.rc == 65 and r.error["error"] == "cave_memory_too_large" and r.stdout == b""
+    assert r.rc == 65 and r.report["error"] == "cave_memory_too_large" and r.stdout == b""
     r = cli("remember", "--stdin", input=b"y" * 300000)
-    assert r.rc == 65 and r.error["error"] == "cave_memory_too_large"
+    assert r.rc == 65 and r.report["error"] == "cave_memory_too_large"
     assert cli("remember", "--stdin", input=b"z" * 262144).rc == 0
     assert cli("stats", "--memory", "--json").json["memories"] == 1
 
@@ -98,7 +70,7 @@ def test_size_cap_exits_65_through_argv_and_stdin(cli, cave_home):
 def test_errors_are_one_json_line_with_the_code_exit(cli, args, code, rc):
     r = cli(*args, input=b"" if "--stdin" not in args else b"text")
     assert r.rc == rc, r
-    assert r.error["error"] == code and r.error["message"]
+    assert r.report["error"] == code and r.report["message"]
     assert r.stdout == b""
 
 
@@ -160,8 +132,8 @@ def test_supersede_history_forget(cli):
     assert hist["history"][0]["superseded_by"] == new["id"] and "valid_until" in hist["history"][0]
     assert "current" in cli("history", old).stdout.decode()
     again = cli("supersede", old, "deployment region is us-east-1")
-    assert again.rc == 1 and again.error["error"] == "cave_memory_conflict"
-    assert cli("remember", "--global", "deployment region is eu-west-1").error["error"] == "cave_memory_conflict"
+    assert again.rc == 1 and again.report["error"] == "cave_memory_conflict"
+    assert cli("remember", "--global", "deployment region is eu-west-1").report["error"] == "cave_memory_conflict"
     assert cli("forget", "--json", new["id"]).json["forgotten"] is True
     assert cli("forget", "--json", "mem_0123456789abcdef").json == {"forgotten": False, "id": "mem_0123456789abcdef"}
     assert cli("forget", "mem_0123456789abcdef").rc == 0

@@ -19,16 +19,11 @@ from cavemem import Memory
 from cavemem.errors import CaveError
 from cavemem.memory.store import open_memory_store
 
-BIN = Path(sys.executable).parent
-
-
-def _cmd() -> list[str]:
-    script = BIN / "cavemem"
-    return [str(script)] if script.exists() else [sys.executable, "-m", "cavemem"]
+from conftest import cli_argv
 
 
 def _run(args, cwd, input=b"", timeout=120):
-    return subprocess.run(_cmd() + args, input=input, capture_output=True, cwd=cwd, env=dict(os.environ), timeout=timeout)
+    return subprocess.run(cli_argv() + args, input=input, capture_output=True, cwd=cwd, env=dict(os.environ), timeout=timeout)
 
 
 def _sha(path: Path) -> str:
@@ -37,7 +32,7 @@ def _sha(path: Path) -> str:
 
 def test_eight_processes_remembering_at_once_lose_nothing(tmp_path, cave_home):
     procs = [
-        subprocess.Popen(_cmd() + ["remember", "--global", "--json", f"fact number {i}: service {i} listens on port {9000 + i}"],
+        subprocess.Popen(cli_argv() + ["remember", "--global", "--json", f"fact number {i}: service {i} listens on port {9000 + i}"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path, env=dict(os.environ))
         for i in range(8)
     ]

@@ -5,9 +5,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from datetime import datetime, timezone
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -15,12 +13,7 @@ from hypothesis import strategies as st
 
 from cavemem import Memory
 
-BIN = Path(sys.executable).parent
-
-
-def _cmd() -> list[str]:
-    script = BIN / "cavemem"
-    return [str(script)] if script.exists() else [sys.executable, "-m", "cavemem"]
+from conftest import cli_argv
 
 
 def _store(tmp_path, name: str) -> Memory:
@@ -105,7 +98,7 @@ def test_new_lines_are_redacted_unless_told_otherwise(tmp_path):
 
 
 def _cli(args, *, env, cwd, input=b"", stderr=subprocess.PIPE):
-    return subprocess.run(_cmd() + args, input=input, stdout=subprocess.PIPE, stderr=stderr, env=env, cwd=cwd, timeout=120)
+    return subprocess.run(cli_argv() + args, input=input, stdout=subprocess.PIPE, stderr=stderr, env=env, cwd=cwd, timeout=120)
 
 
 def test_cli_export_import_and_bad_line_exit_code(tmp_path, cave_home):
@@ -139,7 +132,7 @@ def test_import_progress_only_on_a_terminal(tmp_path, cave_home):
     path.write_text(lines)
     master, slave = pty.openpty()
     try:
-        proc = subprocess.run(_cmd() + ["import", str(path), "--json"], stdout=subprocess.PIPE, stderr=slave,
+        proc = subprocess.run(cli_argv() + ["import", str(path), "--json"], stdout=subprocess.PIPE, stderr=slave,
                               cwd=tmp_path, env=dict(os.environ), timeout=120)
         os.close(slave)
         chunks = []
