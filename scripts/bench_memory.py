@@ -424,25 +424,46 @@ def eval_scale(n: int, queries: int = 200, cli_runs: int = 20, fusion: str = "")
 
 
 def tune(m, convs, turns_of, base) -> list[dict]:
-    """Coarse grid; chosen on conversations 0-2, reported on 3-4 as a check against overfitting."""
+    """Coarse grid; chosen on conversations 0-2, reported on 3-4 as a check against overfitting.
+    The off-topic column is the share of off-topic questions refused in conversations 0-2."""
     tune_convs, check_convs = convs[:3], convs[3:]
     grid = []
-    for context in (0.15, 0.3, 0.45):
-        for session in (0.1, 0.2, 0.35):
-            for date in (0.15, 0.3):
-                for coverage in (0.0, 0.3):
-                    grid.append({"context": context, "session": session, "date": date, "coverage": coverage})
+    for session in (1.2, 1.6, 2.0):
+        for slots in (0.2, 0.3):
+            for context in (0.2, 0.3, 0.45):
+                for expansion in (0.15, 0.3):
+                    for gate in (0.25, 0.3):
+                        grid.append({"session": session, "session_slots": slots, "context": context,
+                                     "expansion_weight": expansion, "min_coverage_known": gate})
     results = []
     for point in grid:
         cfg = base.with_overrides(point)
         a = summarize(eval_ranker(m, tune_convs, turns_of, cfg))
         b = summarize(eval_ranker(m, check_convs, turns_of, cfg))
+        off = offtopic_ranker(m, tune_convs, cfg)
         results.append({**point, "tune_r10": a["turn_recall_at_10"], "tune_s5": a["session_recall_at_5"],
-                        "check_r10": b["turn_recall_at_10"], "check_s5": b["session_recall_at_5"]})
-        print(f"  {point}  tune r@10 {a['turn_recall_at_10']:.3f} s@5 {a['session_recall_at_5']:.3f}   "
+                        "check_r10": b["turn_recall_at_10"], "check_s5": b["session_recall_at_5"], "tune_offtopic": off})
+        print(f"  {point}  tune r@10 {a['turn_recall_at_10']:.3f} s@5 {a['session_recall_at_5']:.3f} off {off:.3f}   "
               f"check r@10 {b['turn_recall_at_10']:.3f} s@5 {b['session_recall_at_5']:.3f}", flush=True)
-    results.sort(key=lambda r: -(r["tune_r10"] + r["tune_s5"]))
-    return results
+    ok = [r for r in results if r["tune_offtopic"] >= TARGETS["offtopic_no_hits"]] or results
+    ok.sort(key=lambda r: -(r["tune_r10"] + r["tune_s5"]))
+    return ok
+
+
+def offtopic_ranker(m, convs, config, scorers=()) -> float:
+    """Share of (off-topic question, conversation) pairs the ranker answers with nothing."""
+    from cavemem.memory import ids
+    from cavemem.memory.rank import Ranker
+    from cavemem.memory.store import Filter
+
+    qs = offtopic_questions()
+    ranker = Ranker(m.store, config, list(scorers))
+    empty = 0
+    for conv in convs:
+        where = Filter(projects=(conv["id"], ""))
+        for q in qs:
+            empty += not ranker.rank(q, where, 10, ids.to_micros(conv["last"]))
+    return empty / (len(qs) * len(convs))
 
 
 # -- report -----------------------------------------------------------------------------------------

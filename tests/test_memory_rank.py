@@ -64,8 +64,63 @@ def test_refusal_gate_and_diagnostics(mem):
     assert ranker.diagnostics["refused"] is True and ranker.diagnostics["best_coverage"] < 0.35
     got = ranker.rank("ramen place", where, 5, ids.to_micros(T0))
     assert got and ranker.diagnostics["best_coverage"] == 1.0 and "refused" not in ranker.diagnostics
-    strict = Ranker(mem.store, RankConfig(min_coverage=1.01))
+    strict = Ranker(mem.store, RankConfig(min_coverage=1.01, min_coverage_known=1.01))
     assert strict.rank("ramen place", where, 5, ids.to_micros(T0)) == []
+
+
+def _memories(m: Memory, session: str, texts, start: int = 0) -> list[str]:
+    return [m.remember(t, session=session, at=T0 + timedelta(minutes=start + i)).id for i, t in enumerate(texts)]
+
+
+def test_a_paraphrase_made_of_known_words_passes_a_lower_gate(mem):
+    _memories(mem, "s1", ["Ana: I started pottery classes at the community centre",
+                          "Ben: my sister adopted a puppy last month",
+                          "Ana: the centre also runs evening choir rehearsals",
+                          "Ben: we repainted the kitchen over the weekend"])
+    where = Filter(projects=("",))
+    ranker = Ranker(mem.store, RankConfig(min_coverage=0.35, min_coverage_known=0.25))
+    # every word is in the store, but no single memory holds more than a third of the query
+    hits = ranker.rank("sister pottery choir", where, 5, ids.to_micros(T0))
+    assert hits and 0.25 <= ranker.diagnostics["best_coverage"] < 0.35 and ranker.diagnostics["gate"] == 0.25
+    # the same coverage with a word the store has never seen is refused
+    assert ranker.rank("sister pottery synchrotron", where, 5, ids.to_micros(T0)) == []
+    assert ranker.diagnostics["refused"] is True and ranker.diagnostics["gate"] == 0.35
+
+
+def test_a_session_covering_several_query_words_ranks_first(mem):
+    spread = _memories(mem, "trip", ["Cleo: we finally booked the ferry to the islands",
+                                     "Dan: nice, how long is the crossing?",
+                                     "Cleo: four hours, and the lighthouse tour is the day after"])
+    repeat = _memories(mem, "ferry-news", ["Dan: the ferry company raised its prices again",
+                                           "Cleo: every ferry is late this summer",
+                                           "Dan: a ferry strike is planned for june"], start=100)
+    for i in range(20):
+        mem.remember(f"filler note {i} about groceries and chores", session=f"f{i}", at=T0 + timedelta(hours=5, minutes=i))
+    where = Filter(projects=("",))
+    ranked = Ranker(mem.store, RankConfig()).rank("ferry lighthouse", where, 6, ids.to_micros(T0))
+    records = mem.store.by_seq(r.seq for r in ranked)
+    order = [records[r.seq].id for r in ranked]
+    # "lighthouse" and "ferry" meet only in the trip session: its turns outrank the single-word one
+    assert order.index(spread[0]) < min(order.index(x) for x in repeat if x in order)
+    assert ranked[0].signals["session"] == 1.0
+    assert max(r.signals.get("session", 0.0) for r in ranked if records[r.seq].id in repeat) < 1.0
+    without = Ranker(mem.store, RankConfig(session=0.0)).rank("ferry lighthouse", where, 6, ids.to_micros(T0))
+    order = [mem.store.by_seq([r.seq])[r.seq].id for r in without]
+    assert order.index(spread[0]) > min(order.index(x) for x in repeat if x in order)
+
+
+def test_the_last_hits_are_kept_for_other_sessions(mem):
+    big = _memories(mem, "long", [f"Eve: the garden plan, part {i}: tomatoes, beans and garden paths" for i in range(12)])
+    other = _memories(mem, "short", ["Fay: my garden got a new bench"], start=100)
+    where = Filter(projects=("",))
+    now = ids.to_micros(T0)
+    crowded = Ranker(mem.store, RankConfig(session_slots=0.0)).rank("garden", where, 10, now)
+    slotted = Ranker(mem.store, RankConfig(session_slots=0.3)).rank("garden", where, 10, now)
+    ids_of = lambda ranked: [mem.store.by_seq([r.seq])[r.seq].id for r in ranked]  # noqa: E731
+    assert other[0] not in ids_of(crowded) and set(ids_of(crowded)) <= set(big)
+    assert other[0] in ids_of(slotted) and len(slotted) == 10
+    # the first hits are untouched: only the tail gives way
+    assert ids_of(slotted)[:7] == ids_of(crowded)[:7]
 
 
 def test_dates_in_the_query_do_not_count_as_unknown_words(mem):
