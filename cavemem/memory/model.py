@@ -58,18 +58,23 @@ class MemoryRecord:
     def current(self) -> bool:
         return self.valid_until is None
 
+    def present(self, keys: Sequence[str]) -> dict:
+        """The fields named in ``keys`` that are set, in that order (tags and files as lists):
+        JSON shapes leave empty optional fields out."""
+        out: dict = {}
+        for key in keys:
+            value = getattr(self, key)
+            if value:
+                out[key] = list(value) if isinstance(value, tuple) else value
+        return out
+
     def to_dict(self, *, with_extra: bool = True) -> dict:
         """JSON-ready fields; empty optional fields are left out."""
         out: dict = {"id": self.id, "text": self.text, "project": self.project,
                      "created_at": self.created_at, "valid_from": self.valid_from}
-        for key in ("valid_until", "supersedes", "superseded_by", "change", "session", "topic", "kind", "entity"):
-            value = getattr(self, key)
-            if value:
-                out[key] = value
-        if self.tags:
-            out["tags"] = list(self.tags)
-        if self.files:
-            out["files"] = list(self.files)
+        out.update(self.present(
+            ("valid_until", "supersedes", "superseded_by", "change", "session", "topic", "kind", "entity", "tags", "files")
+        ))
         if self.seen_count != 1:
             out["seen_count"] = self.seen_count
         if self.last_seen:

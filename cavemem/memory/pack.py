@@ -210,14 +210,7 @@ def hit_json(item: Prepared) -> dict:
         hit["recovery_handle"] = item.handle
     hit["project"] = rec.project
     hit["created_at"] = rec.created_at
-    for key in ("kind", "topic", "entity", "session"):
-        value = getattr(rec, key)
-        if value:
-            hit[key] = value
-    if rec.tags:
-        hit["tags"] = list(rec.tags)
-    if rec.files:
-        hit["files"] = list(rec.files)
+    hit.update(rec.present(("kind", "topic", "entity", "session", "tags", "files")))
     if not rec.current:
         hit["valid_until"] = rec.valid_until
     if item.compressed:
