@@ -224,19 +224,7 @@ def _chat(body: dict, model: str, opts: TransformOptions, info: TransformInfo):
     if built is None:
         return None
     content, combined_raw = built
-    new_messages = []
-    for i, m in enumerate(messages):
-        if i == first_user:
-            new_messages.append({"role": "user", "content": content})
-        role = m.get("role") if isinstance(m, dict) else None
-        if role in ("system", "developer") and _chat_text(m.get("content")):
-            c = m.get("content")
-            if isinstance(c, list):
-                rest = [p for p in c if not (isinstance(p, dict) and p.get("type") == "text")]
-                m = {**m, "content": [{"type": "text", "text": S.CHAT_POINTER}] + rest}
-            else:
-                m = {**m, "content": S.CHAT_POINTER}
-        new_messages.append(m)
+    new_messages = _with_pointers(messages, first_user, content, _chat_text, _chat_pointer)
     if tools:
         body["tools"] = new_tools
     info.TextTokensEstimate = _text_estimate(system_texts, tools, new_tools, combined_raw)
@@ -288,16 +276,7 @@ def _responses(body: dict, model: str, opts: TransformOptions, info: TransformIn
     if isinstance(items, str):
         body["input"] = [{"role": "user", "content": content + [{"type": "input_text", "text": items}]}]
         return body
-    new_items = []
-    for i, it in enumerate(items):
-        if i == first_user:
-            new_items.append({"role": "user", "content": content})
-        role = it.get("role") if isinstance(it, dict) else None
-        if role in ("system", "developer") and responses_text(it.get("content")):
-            c = it.get("content")
-            rest = [p for p in c if not (isinstance(p, dict) and p.get("type") in RESPONSES_TEXT_TYPES)] if isinstance(c, list) else []
-            it = {**it, "content": [{"type": "input_text", "text": S.RESPONSES_POINTER}] + rest}
-        new_items.append(it)
+    new_items = _with_pointers(items, first_user, content, responses_text, _responses_pointer)
     if opts.collapse_history:
         from .gpt_history import collapse_gpt_history
 
@@ -305,3 +284,32 @@ def _responses(body: dict, model: str, opts: TransformOptions, info: TransformIn
     body["input"] = new_items
     return body
 
+
+def _with_pointers(items: list, first_user: int, content: list, text_of, pointer) -> list:
+    """``items`` with the rendered context inserted as a user message before the first user turn
+    and each system/developer message that had text swapped for ``pointer(message)``."""
+    out = []
+    for i, m in enumerate(items):
+        if i == first_user:
+            out.append({"role": "user", "content": content})
+        role = m.get("role") if isinstance(m, dict) else None
+        if role in ("system", "developer") and text_of(m.get("content")):
+            m = pointer(m)
+        out.append(m)
+    return out
+
+
+def _chat_pointer(m: dict) -> dict:
+    """A Chat system message whose text now lives in the images: the pointer, plus any non-text parts."""
+    c = m.get("content")
+    if isinstance(c, list):
+        rest = [p for p in c if not (isinstance(p, dict) and p.get("type") == "text")]
+        return {**m, "content": [{"type": "text", "text": S.CHAT_POINTER}] + rest}
+    return {**m, "content": S.CHAT_POINTER}
+
+
+def _responses_pointer(it: dict) -> dict:
+    """A Responses system item whose text now lives in the images: the pointer, plus any non-text parts."""
+    c = it.get("content")
+    rest = [p for p in c if not (isinstance(p, dict) and p.get("type") in RESPONSES_TEXT_TYPES)] if isinstance(c, list) else []
+    return {**it, "content": [{"type": "input_text", "text": S.RESPONSES_POINTER}] + rest}
