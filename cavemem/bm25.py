@@ -14,7 +14,7 @@ from bisect import bisect_right
 from collections import Counter
 from itertools import accumulate
 
-from .gocompat import go_lower
+from .gocompat import char_runs, go_lower
 
 K1 = 1.5
 B = 0.75
@@ -48,18 +48,7 @@ def tokenize(text: str) -> list[str]:
     low = _lower(text)
     out: list[str] = []
     for run in _WORD.findall(low):
-        if run.isascii():
-            pieces = [run]
-        else:
-            pieces, cur = [], []
-            for c in run:
-                if _is_token_char(c):
-                    cur.append(c)
-                elif cur:
-                    pieces.append("".join(cur))
-                    cur = []
-            if cur:
-                pieces.append("".join(cur))
+        pieces = [run] if run.isascii() else char_runs(run, _is_token_char)
         for tok in pieces:
             if (len(tok) >= 2 or not tok.isascii()) and tok not in STOPWORDS:
                 out.append(tok)

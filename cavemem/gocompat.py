@@ -43,6 +43,22 @@ def fields(s: str) -> list[str]:
     return [f for f in _rx("fields").split(s) if f]
 
 
+def char_runs(s: str, keep) -> list[str]:
+    """The maximal runs of characters of ``s`` for which ``keep(c)`` holds, in order
+    (strings.FieldsFunc with the test inverted)."""
+    out: list[str] = []
+    cur: list[str] = []
+    for c in s:
+        if keep(c):
+            cur.append(c)
+        elif cur:
+            out.append("".join(cur))
+            cur = []
+    if cur:
+        out.append("".join(cur))
+    return out
+
+
 # Regexes are compiled on first use: this module sits on the hot CLI path.
 _PATTERNS = {
     "fields": "[" + re.escape(GO_SPACE) + "]+",

@@ -39,7 +39,7 @@ from cavemem.compressors.redundancy import (
     unit_vocabulary,
 )
 from cavemem.compressors.relevance import keep_query_relevant, ranked_candidates
-from cavemem.gocompat import Number, go_lower, is_utf8, utf8_text
+from cavemem.gocompat import Number, char_runs, go_lower, is_utf8, utf8_text
 
 BIG = 1 << 20
 
@@ -118,6 +118,12 @@ def test_utf8_text_decodes_once_or_says_none():
     assert utf8_text("caf\u00e9\r\n".encode()) == "caf\u00e9\r\n" and utf8_text(b"") == ""
     assert utf8_text(b"ok \xff") is None and utf8_text(b"\xed\xa0\x80") is None  # a lone surrogate is not UTF-8
     assert is_utf8(b"") and not is_utf8(b"\xc3")
+
+
+def test_char_runs_are_maximal_runs_of_kept_characters():
+    assert char_runs("", str.isalpha) == []
+    assert char_runs("--ab1cd--e", str.isalpha) == ["ab", "cd", "e"]
+    assert char_runs("caf\u00e9 \u6570\u5b57", lambda c: c != " ") == ["caf\u00e9", "\u6570\u5b57"]
 
 
 def test_bm25_tokenizer_rules():

@@ -20,7 +20,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass, field
 
-from ..gocompat import fields, go_lower, marshal, trim_space
+from ..gocompat import char_runs, fields, go_lower, marshal, trim_space
 from .a11y_nodes import AXDecodeError, AXNode, parse_nodes
 from .base import Compressor, Metadata
 
@@ -257,16 +257,7 @@ def _prune_duplicate_text(records: list[Record]) -> list[Record]:
 
 
 def query_terms(query: str) -> list[str]:
-    terms, cur = [], []
-    for c in go_lower(query):
-        if unicodedata.category(c)[0] in "LN":
-            cur.append(c)
-        elif cur:
-            terms.append("".join(cur))
-            cur = []
-    if cur:
-        terms.append("".join(cur))
-    return terms
+    return char_runs(go_lower(query), lambda c: unicodedata.category(c)[0] in "LN")
 
 
 def parent_indexes(records: list[Record]) -> list[int]:
