@@ -169,3 +169,17 @@ def command(spec: Command):
         return fn
 
     return wrap
+
+
+def parse_verb(argv: list[str], group: Command, verbs: dict[str, Command]) -> tuple[str, dict]:
+    """``cavemem <group> <verb> …`` (``group.prog`` names the group): help for the group itself,
+    a missing or unknown verb as ``cave_invalid_arguments``, else ``(verb, its parsed options)``."""
+    if argv and argv[0] in ("-h", "--help", "help"):
+        raise HelpRequested(group.help_text())
+    choices = " or ".join(verbs)
+    if not argv:
+        raise CaveError("cave_invalid_arguments", f"{group.prog}: missing verb ({choices}); see {group.prog} --help")
+    spec = verbs.get(argv[0])
+    if spec is None:
+        raise CaveError("cave_invalid_arguments", f"{group.prog}: unknown verb {argv[0]!r} (use {choices})")
+    return argv[0], spec.parse(argv[1:])

@@ -16,7 +16,7 @@ import json
 import os
 
 from ..cli import io
-from ..cli.args import Arg, Command, HelpRequested, Opt, positive_int
+from ..cli.args import Arg, Command, Opt, parse_verb, positive_int
 from ..errors import CaveError
 
 RENDER_USAGE = (
@@ -247,15 +247,8 @@ VERBS = {"render": RENDER, "simulate": SIMULATE}
 
 def cavemem_command(argv: list[str]) -> int:
     """``cavemem pixel <verb> …``: the dispatcher passes the raw argv (no ``COMMAND``)."""
-    if argv and argv[0] in ("-h", "--help", "help"):
-        raise HelpRequested(PIXEL_HELP.help_text())
-    if not argv:
-        raise CaveError("cave_invalid_arguments", "cavemem pixel: missing verb (render or simulate); see cavemem pixel --help")
-    spec = VERBS.get(argv[0])
-    if spec is None:
-        raise CaveError("cave_invalid_arguments", f"cavemem pixel: unknown verb {argv[0]!r} (use render or simulate)")
-    opts = spec.parse(argv[1:])
-    return _cavemem_render(opts) if argv[0] == "render" else _cavemem_simulate(opts)
+    verb, opts = parse_verb(argv, PIXEL_HELP, VERBS)
+    return _cavemem_render(opts) if verb == "render" else _cavemem_simulate(opts)
 
 
 def _read_file(path: str) -> bytes:

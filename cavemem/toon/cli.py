@@ -16,7 +16,7 @@ Both read stdin (64 MiB cap) and write only the payload to stdout, with no added
 from __future__ import annotations
 
 from ..cli import io
-from ..cli.args import Arg, Command, HelpRequested, Opt, positive_int
+from ..cli.args import Arg, Command, Opt, parse_verb, positive_int
 from ..errors import CaveError
 
 ENGINE_USAGE = "usage: caveman-engine toon encode|decode"
@@ -94,18 +94,11 @@ VERBS = {"encode": ENCODE, "decode": DECODE}
 
 def cavemem_command(argv: list[str]) -> int:
     """``cavemem toon <verb> …``: the dispatcher passes the raw argv (no ``COMMAND``)."""
-    if argv and argv[0] in ("-h", "--help", "help"):
-        raise HelpRequested(TOON_HELP.help_text())
-    if not argv:
-        raise CaveError("cave_invalid_arguments", "cavemem toon: missing verb (encode or decode); see cavemem toon --help")
-    spec = VERBS.get(argv[0])
-    if spec is None:
-        raise CaveError("cave_invalid_arguments", f"cavemem toon: unknown verb {argv[0]!r} (use encode or decode)")
-    opts = spec.parse(argv[1:])
-    if argv[0] == "encode" and not opts["standard"] and (opts["delimiter"] or opts["indent"]):
+    verb, opts = parse_verb(argv, TOON_HELP, VERBS)
+    if verb == "encode" and not opts["standard"] and (opts["delimiter"] or opts["indent"]):
         raise CaveError("cave_invalid_arguments", "cavemem toon encode: --delimiter and --indent need --standard")
     data = io.read_stdin()
-    out = _encode(data, opts) if argv[0] == "encode" else _decode(data, opts)
+    out = _encode(data, opts) if verb == "encode" else _decode(data, opts)
     io.write_stdout(out)
     return 0
 
