@@ -29,8 +29,22 @@ def _render(pairs: list[tuple[str, object]]) -> str:
     return "{" + ",".join(parts) + "}"
 
 
+class _OrderedJSON:
+    """Both result shapes are an ordered list of ``pairs()``: the dict and the JSON line follow it."""
+
+    def pairs(self) -> list[tuple[str, object]]:  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def to_dict(self) -> dict:
+        return dict(self.pairs())
+
+    def to_json(self) -> str:
+        """The compact JSON line (without the newline), fields in contract order."""
+        return _render(self.pairs())
+
+
 @dataclass
-class Result:
+class Result(_OrderedJSON):
     output: bytes
     content_type: str
     tokens_before: int
@@ -66,16 +80,9 @@ class Result:
             p.append(("error", self.error))
         return p
 
-    def to_dict(self) -> dict:
-        return dict(self.pairs())
-
-    def to_json(self) -> str:
-        """The compact stderr report line (without the newline)."""
-        return _render(self.pairs())
-
 
 @dataclass
-class SimResult:
+class SimResult(_OrderedJSON):
     content_type: str
     tokens_before: int
     tokens_after: int
@@ -112,9 +119,3 @@ class SimResult:
             p.append(("lossless_to_model", self.lossless_to_model))
         p.append(("basis", self.basis))
         return p
-
-    def to_dict(self) -> dict:
-        return dict(self.pairs())
-
-    def to_json(self) -> str:
-        return _render(self.pairs())
