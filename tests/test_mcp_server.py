@@ -231,6 +231,14 @@ def test_empty_text_is_remember_failed(tools):
     assert is_error and payload["error"] == "cave_remember_failed" and payload["cause"] == "cave_memory_empty"
 
 
+def test_history_and_forget_need_an_id_and_report_store_errors_by_verb(tools):
+    for verb in ("history", "forget"):
+        for args in ({}, {"id": ""}, {"id": 7}):
+            assert call(tools, f"cavemem_{verb}", args) == (True, {"error": "cave_invalid_arguments", "message": f"{verb}: missing id"})
+    is_error, payload = call(tools, "cavemem_history", {"id": "mem_0000000000000000"})
+    assert is_error and payload["error"] == "cave_history_failed" and payload["cause"] == "cave_memory_not_found"
+
+
 def test_compress_passthrough_and_binary_retrieve(tools):
     is_error, payload = call(tools, "cavemem_compress", {"data": "short text"})
     assert not is_error and payload["output"] == "short text" and "recovery_handle" not in payload

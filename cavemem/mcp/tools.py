@@ -170,6 +170,13 @@ def _opt_int(args: dict, key: str, verb: str, message: str | None = None) -> int
     return int(value)
 
 
+def _required_id(args: dict, verb: str) -> str:
+    mem_id = _text_arg(args, "id")
+    if not mem_id:
+        raise ToolFailure("cave_invalid_arguments", f"{verb}: missing id")
+    return mem_id
+
+
 def _dump(record) -> dict:
     """A Memory API result (dict, record with ``to_dict`` or attributes) as a JSON-ready dict."""
     if isinstance(record, dict):
@@ -287,18 +294,14 @@ class Tools:
                 "supersedes": out.get("supersedes", mem_id)}
 
     def _history(self, args: dict) -> dict:
-        mem_id = _text_arg(args, "id")
-        if not mem_id:
-            raise ToolFailure("cave_invalid_arguments", "history: missing id")
+        mem_id = _required_id(args, "history")
         chain = self.memory().history(mem_id)
         if isinstance(chain, dict):
             return chain
         return {"basis": "inferred", "history": [_dump(r) for r in chain]}
 
     def _forget(self, args: dict) -> dict:
-        mem_id = _text_arg(args, "id")
-        if not mem_id:
-            raise ToolFailure("cave_invalid_arguments", "forget: missing id")
+        mem_id = _required_id(args, "forget")
         result = self.memory().forget(mem_id)
         if isinstance(result, dict):
             return result
