@@ -5,6 +5,9 @@ per-unit Python work would dominate, so these build the same per-field value col
 
 - :func:`summarize_objects` — JSON elements, one C-speed pass per key while the run has a
   bounded key set (else the per-unit definition);
+- :class:`ArrayRunSummaries` — the same for many runs of one array (the json compressor's
+  thousands of elided runs between scattered kept elements): columns are built once for the
+  whole array and sliced per run;
 - :func:`summarize_lines` — log lines, one regex pass over the whole run, and plain list
   slicing when every line has the same keys in the same order.
 
@@ -14,10 +17,11 @@ Both are property-tested against the definition.
 from __future__ import annotations
 
 import re
-from itertools import chain
-from operator import itemgetter
+from itertools import accumulate, chain
+from operator import is_not, itemgetter
 
 from .invariants import (
+    _SIMPLE_DECIMALS,
     MAX_FIELDS_PER_UNIT,
     MAX_TRACKED_FIELDS,
     MIN_UNITS,
@@ -151,3 +155,127 @@ def summarize_objects(run: list, elided_bytes: int) -> str:
         return summarize_elided(map(object_fields, run), elided_bytes)
     n, cols = _object_columns(run)
     return summarize_columns(n, cols, elided_bytes)
+
+
+def _text_column(raw: list) -> list:
+    """``list(map(_scalar_text, raw))`` with C-speed passes for the usual all-string and
+    all-number columns (``None`` marks an element where the key is not a field)."""
+    types = set(map(type, raw))
+    if types <= {str, type(None)}:
+        return raw if "" not in raw else [v or None for v in raw]
+    if not any(issubclass(t, str) or t is bool for t in types):
+        return [None] * len(raw)  # only nulls, lists and objects: never a field
+    if len(types) == 1:
+        bulk = getattr(next(iter(types)), "literals", None)  # json_canonical.JSONNumber
+        if bulk is not None:
+            return bulk(raw)
+    return list(map(_scalar_text, raw))
+
+
+def _decimal_floats(text: list[str], known: list[float] | None) -> list[float] | None:
+    """``list(map(float, text))`` when every value is a plain decimal (then ``float`` agrees
+    with ParseFloat, see ``invariants._numeric_extrema``), else None. ``known``, when given, is
+    that list already computed by the caller."""
+    if not text or not _SIMPLE_DECIMALS.fullmatch(text[0] + "\n"):
+        return None  # a text column: fails on its first value
+    joined = "\n".join(text) + "\n"
+    if joined.count("\n") != len(text) or not _SIMPLE_DECIMALS.fullmatch(joined):
+        return None
+    return known if known is not None and len(known) == len(text) else list(map(float, text))
+
+
+class ArrayRunSummaries:
+    """``summarize_objects(arr[start:stop], elided_bytes)`` for many runs of one array.
+
+    The per-key field-text columns (and, for plain-decimal columns, their floats) are built on
+    the first request for the whole array; each run then slices them. Runs holding an element
+    that is not a dict of at most 24 members, and arrays with more than 64 distinct keys, take
+    :func:`summarize_objects` itself."""
+
+    def __init__(self, arr: list, columns: dict[str, list | None] | None = None, number_floats: dict[str, list[float]] | None = None):
+        """Optional work the caller has done already (the json compressor, in its outlier scan):
+        ``columns`` — every key of the elements (all of them dicts) -> the list of its values
+        when every element has it, else None; ``number_floats`` — for keys whose value is a
+        JSON number in every element, ``float`` of each literal, in element order."""
+        self._arr = arr
+        self._columns = columns or {}
+        self._number_floats = number_floats or {}
+        self._built = False
+
+    def _build(self) -> None:
+        arr = self._arr
+        self._built = True
+        regular = set(map(type, arr)) == {dict} and max(map(len, arr)) <= MAX_FIELDS_PER_UNIT  # the usual record array
+        if regular:
+            self._irregular = None
+            dicts = arr
+        else:
+            flags = [type(e) is not dict or len(e) > MAX_FIELDS_PER_UNIT for e in arr]
+            self._irregular = list(accumulate(flags, initial=0))
+            dicts = [e for e, bad in zip(arr, flags) if not bad]
+        known = self._columns if regular else {}
+        keys = known or dict.fromkeys(chain.from_iterable(dicts))
+        self._columnar = len(keys) <= _MAX_COLUMNAR_KEYS
+        if not self._columnar:
+            return
+        dense: list[tuple[str, list, list[float] | None]] = []
+        sparse: list[tuple[str, list, list[int]]] = []
+        for key in sorted(keys):
+            raw = known.get(key)
+            if raw is None and regular:
+                try:
+                    raw = list(map(itemgetter(key), arr))
+                except KeyError:
+                    pass
+            if raw is None:
+                raw = [e.get(key) if type(e) is dict else None for e in arr]
+            text = _text_column(raw)
+            if None not in text:
+                dense.append((key, text, _decimal_floats(text, self._number_floats.get(key))))
+                continue
+            present = list(accumulate(map(is_not, text, [None] * len(text)), initial=0))
+            if present[-1]:  # else never a field (say, always a list)
+                sparse.append((key, text, present))
+        self._dense, self._sparse = dense, sparse
+        if dense:
+            self._fieldless = None  # every element has a field
+        else:
+            has_field = map(any, zip(*(text for _, text, _ in sparse))) if sparse else [False] * len(arr)
+            self._fieldless = list(accumulate((not h for h in has_field), initial=0))
+
+    def summary(self, start: int, stop: int, elided_bytes: int) -> str:
+        n = stop - start
+        if n < MIN_UNITS:
+            return ""
+        if not self._built:
+            self._build()
+        if not self._columnar or (self._irregular is not None and self._irregular[stop] != self._irregular[start]):
+            return summarize_objects(self._arr[start:stop], elided_bytes)
+        if self._fieldless is not None and self._fieldless[stop] != self._fieldless[start]:
+            return ""  # an element without fields switches the summary off
+        cols: dict[str, list[str]] = {}
+        floats: dict[str, list[float]] = {}
+        for key, text, nums in self._dense:  # present in every element: first seen in the first
+            cols[key] = text[start:stop]
+            if nums is not None:
+                floats[key] = nums[start:stop]
+        late = []
+        for key, text, present in self._sparse:
+            seen = present[stop] - present[start]
+            if not seen:
+                continue
+            values = text[start:stop]
+            if seen == n:
+                late.append((0, key, values))
+            else:
+                values = list(filter(None, values))  # field texts are non-empty strings
+                late.append((text.index(values[0], start) - start, key, values))  # Nones before it are absences
+        if late:  # order by first appearance, sorted keys within a unit
+            columns = sorted([(0, key, values) for key, values in cols.items()] + late, key=_FIRST_AND_KEY)
+            cols = {key: values for _, key, values in columns[:MAX_TRACKED_FIELDS]}
+        elif len(cols) > MAX_TRACKED_FIELDS:
+            cols = dict(list(cols.items())[:MAX_TRACKED_FIELDS])
+        return summarize_columns(n, cols, elided_bytes, floats)
+
+
+_FIRST_AND_KEY = itemgetter(0, 1)

@@ -8,7 +8,7 @@ of ``(name, value)`` fields through one of the extractors below; anything doubtf
 long or control-laden values, a unit with no fields at all) makes the summary say less, never
 something wrong.
 
-Aggregation works per field on whole value columns (sets, ``dict.fromkeys``, ``Counter``) so a
+Aggregation works per field on whole value columns (sets, ``dict.fromkeys``, ``list.count``) so a
 run of 100 000 units costs a few passes at C speed rather than per-value Python bookkeeping.
 ``invariant_columns`` builds those columns fast for long JSON and logfmt runs.
 """
@@ -16,7 +16,7 @@ run of 100 000 units costs a few passes at C speed rather than per-value Python 
 from __future__ import annotations
 
 import re
-from collections import Counter
+from operator import itemgetter
 
 from ..gocompat import loads_verbatim, parse_float, trim_space
 
@@ -48,6 +48,8 @@ _LOGFMT = re.compile(
 )
 # Plain decimal literals: when every value of a column matches, float() agrees with ParseFloat.
 _SIMPLE_DECIMALS = re.compile(r"(?:[+-]?[0-9]+(?:\.[0-9]+)?\n)*")
+
+_COUNT = itemgetter(1)
 
 Fields = dict  # name -> value, first occurrence within the unit wins, insertion ordered
 
@@ -192,6 +194,21 @@ def _all_enum_usable(values: list[str]) -> bool:
         return False
 
 
+_enum_sets: dict[tuple[str, ...], bool] = {}
+
+
+def _small_set_enum_usable(distinct: list[str]) -> bool:
+    """:func:`_all_enum_usable` for an enum's few distinct values, cached: the same handful of
+    values recurs in run after run of one array."""
+    key = tuple(distinct)
+    ok = _enum_sets.get(key)
+    if ok is None:
+        ok = _all_enum_usable(distinct)
+        if len(_enum_sets) < 4096:
+            _enum_sets[key] = ok
+    return ok
+
+
 # -- aggregation -----------------------------------------------------------------------------
 
 
@@ -204,21 +221,29 @@ class _Entry:
         self.selected = True
 
 
+_parses: dict[str, bool] = {}
+
+
+def _parses_as_float(s: str) -> bool:
+    """``parse_float(s) is not None``, cached: a column's first value recurs from run to run."""
+    ok = _parses.get(s)
+    if ok is None:
+        ok = parse_float(s) is not None
+        if len(_parses) < 4096:
+            _parses[s] = ok
+    return ok
+
+
 def _numeric_extrema(distinct: list[str]) -> tuple[str, str] | None:
     """(min, max) original strings if every value parses as a Go float, else None.
 
     Values are visited in first-seen order with strict comparisons, exactly like the streaming
     definition (repeats of one string can never move an extremum)."""
-    if parse_float(distinct[0]) is None:
+    if not _parses_as_float(distinct[0]):
         return None  # cheap exit for text columns
     joined = "\n".join(distinct) + "\n"
     if joined.count("\n") == len(distinct) and _SIMPLE_DECIMALS.fullmatch(joined):
-        nums = list(map(float, distinct))
-        lo_v, hi_v = min(nums), max(nums)
-        if lo_v == float("-inf") or hi_v == float("inf"):
-            return None  # out of range: ParseFloat fails
-        # no NaN here, so the first index of the min/max is what the streaming scan keeps
-        return distinct[nums.index(lo_v)], distinct[nums.index(hi_v)]
+        return _float_extrema(distinct, list(map(float, distinct)))
     nums = []
     for s in distinct:
         x = parse_float(s)
@@ -236,15 +261,25 @@ def _numeric_extrema(distinct: list[str]) -> tuple[str, str] | None:
     return distinct[lo], distinct[hi]
 
 
+def _float_extrema(values: list[str], nums: list[float]) -> tuple[str, str] | None:
+    """:func:`_numeric_extrema` for plain decimals already converted with ``float`` (``nums[i]``
+    is ``float(values[i])``; ``values`` may repeat). The first index of the min/max is the
+    first-seen string with that value, which is what the streaming scan keeps: no NaN here."""
+    lo_v, hi_v = min(nums), max(nums)
+    if lo_v == float("-inf") or hi_v == float("inf"):
+        return None  # out of range: ParseFloat fails
+    return values[nums.index(lo_v)], values[nums.index(hi_v)]
+
+
 def _enumerate_field(name: str, values: list[str], distinct: list[str], absent: int, n_units: int) -> _Entry | None:
     if not distinct or len(distinct) > MAX_ENUM_VALUES:  # a 6th distinct value: too wide
         return None
-    if not _all_enum_usable(distinct):
+    if not _small_set_enum_usable(distinct):
         return None
     if len(distinct) + (1 if absent > 0 else 0) > MAX_ENUM_VALUES:
         return None
-    counts = Counter(values)
-    buckets = sorted(((v, counts[v]) for v in distinct), key=lambda b: -b[1])  # stable: first-seen ties
+    # most common first; ties keep first-seen order (the sort is stable, also in reverse)
+    buckets = sorted(zip(distinct, map(values.count, distinct)), key=_COUNT, reverse=True)
     if absent > 0:
         buckets.append((ABSENT, absent))
     if all(c == 1 for _, c in buckets):
@@ -254,34 +289,34 @@ def _enumerate_field(name: str, values: list[str], distinct: list[str], absent: 
     return _Entry("enumWeak" if weak else "enum", text)
 
 
-def _dense_range(distinct: list[str]) -> tuple[str, str] | None:
-    """(LOW, HIGH) when the values are one prefix + same-width digit runs covering a full range."""
+def _dense_range(distinct: list[str], lo: str, hi: str) -> bool:
+    """Whether the values are one prefix + same-width digit runs covering a full range.
+
+    ``lo``/``hi`` are the values' min and max: equal-width ASCII digit runs after one prefix
+    sort like their numbers, so they are the range's ends. The shape is checked on the values
+    joined by newlines, in a few C-speed passes."""
     first = distinct[0]
     prefix = first.rstrip("0123456789")
-    width = len(first) - len(prefix)
-    if not width or width > MAX_DENSE_DIGITS:
-        return None
     plen = len(prefix)
-    if len(set(map(len, distinct))) != 1 or any(v[:plen] != prefix for v in distinct):
-        return None
-    digits = [v[plen:] for v in distinct]
-    if not all(d.isdigit() and d.isascii() for d in digits):
-        return None  # some value has a non-digit where the run should be
-    nums = list(map(int, digits))
-    lo, hi = min(nums), max(nums)
-    if hi - lo + 1 != len(distinct):
-        return None
-    return distinct[nums.index(lo)], distinct[nums.index(hi)]
+    width = len(first) - plen
+    if not width or width > MAX_DENSE_DIGITS or len(set(map(len, distinct))) != 1:
+        return False
+    joined = "\n".join(distinct)
+    seams = len(distinct) - 1
+    if joined.count("\n") != seams or joined.count("\n" + prefix) != seams:
+        return False  # a value holding a newline, or one with another prefix
+    digits = joined.replace("\n" + prefix, "")[plen:]  # every value's digit run, concatenated
+    if not (digits.isdigit() and digits.isascii()):
+        return False  # some value has a non-digit where the run should be
+    return int(hi[plen:]) - int(lo[plen:]) + 1 == len(distinct)
 
 
 def _coverage_entry(name: str, distinct: list[str], absent: int) -> _Entry | None:
     lo, hi = min(distinct), max(distinct)  # code-point order == UTF-8 byte order
     if len(distinct) < MIN_COVERAGE_VALUES or lo == hi:
         return None
-    if absent == 0:
-        dense = _dense_range(distinct)
-        if dense is not None:
-            return _Entry("coverageDense", f"{name}: {dense[0]}..{dense[1]} all {len(distinct)} present")
+    if absent == 0 and _dense_range(distinct, lo, hi):
+        return _Entry("coverageDense", f"{name}: {lo}..{hi} all {len(distinct)} present")
     text = f"{name}: {len(distinct)} distinct, {lo}..{hi}"
     if absent > 0:
         text += f", {ABSENT}{TIMES}{absent}"
@@ -330,19 +365,30 @@ def _name_usable(name: str) -> bool:
     return ok
 
 
-def _build_entries(n: int, cols: dict[str, list[str]]) -> list[_Entry]:
+def _build_entries(n: int, cols: dict[str, list[str]], floats: dict[str, list[float]] | None = None) -> list[_Entry]:
+    """Entries in column order. ``floats`` optionally gives, for a column whose values are all
+    plain decimals, ``list(map(float, values))`` computed once for a whole array."""
     entries: list[_Entry] = []
     coverage_count = 0
     for name, values in cols.items():
         if not _name_usable(name):
             continue
         seen = len(values)
+        nums = floats.get(name) if floats and seen == n else None
+        if nums is not None:
+            # two different numbers: not a constant, and their strings differ too (the range)
+            ext = _float_extrema(values, nums)
+            if ext is not None and ext[0] != ext[1]:
+                # plain decimals are ASCII without control characters: usable unless too long
+                if len(ext[0]) <= MAX_VALUE_BYTES and len(ext[1]) <= MAX_VALUE_BYTES:
+                    entries.append(_Entry("range", f"{name}={ext[0]}..{ext[1]}"))
+                continue
         distinct = list(dict.fromkeys(values))
         if seen == n and len(distinct) == 1:
             if value_usable(distinct[0]):
                 entries.append(_Entry("constant", f"{name}={distinct[0]}"))
             continue
-        if seen == n:
+        if seen == n and nums is None:  # (with floats, no range was found above)
             ext = _numeric_extrema(distinct)
             if ext is not None and ext[0] != ext[1]:
                 if value_usable(ext[0]) and value_usable(ext[1]):
@@ -376,26 +422,41 @@ _SHED_ORDER = ("enumWeak", "range", "coverage", "constant", "coverageDense", "en
 
 def _fit(entries: list[_Entry], budget: int) -> str:
     """Render, shedding one entry at a time (least valuable kind first, last one of that kind)
-    until the summary fits the budget."""
-    while True:
-        text = _render(entries)
-        if _blen(text) <= budget:
-            return text
-        for kind in _SHED_ORDER:
-            victim = next((e for e in reversed(entries) if e.selected and e.kind == kind), None)
-            if victim is not None:
-                victim.selected = False
-                break
-        else:  # pragma: no cover - nothing selected renders as "" which always fits
-            return ""
+    until the summary fits the budget.
+
+    Only the final text is rendered: its size follows from the entries' byte sizes (groups
+    joined by "; ", constants by " " after "all ", ranges by " " after "range ")."""
+    sizes = [_blen(e.text) for e in entries]
+    kinds = [e.kind for e in entries]  # None once shed
+    total, count = sum(sizes), len(entries)
+    consts, ranges = kinds.count("constant"), kinds.count("range")
+    while count:
+        groups = count - consts - ranges + (consts > 0) + (ranges > 0)
+        size = total + 2 * (groups - 1)
+        if consts:
+            size += len("all ") + consts - 1
+        if ranges:
+            size += len("range ") + ranges - 1
+        if size <= budget:
+            break
+        kind = next(k for k in _SHED_ORDER if k in kinds)
+        victim = len(kinds) - 1 - kinds[::-1].index(kind)  # the last one of that kind
+        kinds[victim] = None
+        entries[victim].selected = False
+        total -= sizes[victim]
+        count -= 1
+        consts -= kind == "constant"
+        ranges -= kind == "range"
+    return _render(entries)
 
 
-def summarize_columns(n_units: int, columns: dict[str, list[str]], elided_bytes: int) -> str:
+def summarize_columns(n_units: int, columns: dict[str, list[str]], elided_bytes: int, floats: dict[str, list[float]] | None = None) -> str:
     """The summary from per-field value columns (absent values left out, names in order of
-    first appearance, at most 48). The caller guarantees every unit had at least one field."""
+    first appearance, at most 48). The caller guarantees every unit had at least one field.
+    ``floats``: see :func:`_build_entries`."""
     if n_units < MIN_UNITS:
         return ""
-    entries = _build_entries(n_units, columns)
+    entries = _build_entries(n_units, columns, floats)
     if not entries:
         return ""
     return _fit(entries, summary_budget(elided_bytes))

@@ -18,13 +18,15 @@ no-op (pass-through).
 
 from __future__ import annotations
 
+import gc
 import re
+from contextlib import contextmanager
 
 from .base import Metadata, QueryCompressor
-from .invariant_columns import summarize_objects
+from .invariant_columns import ArrayRunSummaries
 from .invariants import ELISION_NOTE_MIN_ELIDED_BYTES, elision_note, worth_eliding
 from .json_canonical import Codec, decode_document
-from .json_outliers import anomaly_indices, change_point_seams, leaf_series, primary_series
+from .json_outliers import anomaly_indices, change_point_seams, complete_top_level, leaf_series, primary_series
 from .linescan import line_indices, word_hit_positions
 from .redundancy import keep_non_redundant
 from .relevance import RELEVANCE_THRESHOLD, ranked_candidates
@@ -49,8 +51,32 @@ _PRESERVE_KEY = re.compile(
 ERROR_WORDS = (b"error", b"errors", b"exception", b"failed", b"failure", b"critical", b"fatal", b"crash", b"panic", b"abort", b"timeout", b"denied", b"rejected")
 
 
+_CONTAINERS = (dict, list)
+
+
 def _blen(s: str) -> int:
     return len(s) if s.isascii() else len(s.encode("utf-8"))
+
+
+def _byte_lengths(docs: list[str]) -> list[int]:
+    """UTF-8 sizes of the docs (their ``len`` when all are ASCII, the usual case)."""
+    if all(map(str.isascii, docs)):
+        return list(map(len, docs))
+    return list(map(_blen, docs))
+
+
+_preserved: dict[str, bool] = {}
+
+
+def _preserves_subtree(key: str) -> bool:
+    """Whether a value under ``key`` is kept whole (error/message/…-like keys); cached, as the
+    same keys recur in every element."""
+    got = _preserved.get(key)
+    if got is None:
+        got = _PRESERVE_KEY.fullmatch(key) is not None
+        if len(_preserved) < 4096:
+            _preserved[key] = got
+    return got
 
 
 def error_state_indices(docs: list[str]) -> set[int]:
@@ -71,24 +97,30 @@ class _Elision:
         self.collapsed = False
 
     def transform(self, v, preserve: bool):
+        """``v`` with its long arrays elided; scalars come back as they are."""
         if isinstance(v, dict):
-            return {k: self.transform(v[k], preserve or _PRESERVE_KEY.fullmatch(k) is not None) for k in sorted(v)}
+            out = {}
+            for k in sorted(v):
+                x = v[k]
+                if isinstance(x, _CONTAINERS):
+                    x = self.transform(x, preserve or _preserves_subtree(k))
+                out[k] = x
+            return out
         if isinstance(v, list):
             if preserve or any(isinstance(e, dict) and ELIDED_KEY in e for e in v):
                 return v
             if len(v) <= ARRAY_THRESHOLD:
-                return [self.transform(e, False) for e in v]
+                return [self.transform(e, False) if isinstance(e, _CONTAINERS) else e for e in v]
             return self.select_array(v)
         return v
 
-    def _keep_mask(self, arr: list, docs: list[str], lens: list[int]) -> list[bool]:
+    def _keep_mask(self, arr: list, docs: list[str], lens: list[int], series: dict) -> list[bool]:
         n = len(arr)
         keep = [False] * n
         for i in (*range(KEEP_FIRST), *range(n - KEEP_LAST, n)):
             keep[i] = True
         for i in error_state_indices(docs):
             keep[i] = True
-        series = leaf_series(arr)
         for i in anomaly_indices(series, lens):
             keep[i] = True
         for i in change_point_seams(primary_series(series, n, lens), ANOMALY_Z, CHANGE_POINT_BUDGET):
@@ -104,8 +136,12 @@ class _Elision:
 
     def select_array(self, arr: list) -> list:
         docs = self.codec.element_docs(arr)
-        lens = [_blen(d) for d in docs]
-        keep = self._keep_mask(arr, docs, lens)
+        lens = _byte_lengths(docs)
+        columns: dict = {}
+        series = leaf_series(arr, columns)
+        keep = self._keep_mask(arr, docs, lens, series)
+        # summary columns: built once, on the first run that needs them, from the scan's
+        summaries = ArrayRunSummaries(arr, columns, complete_top_level(series, len(arr)))
         out: list = []
         n, i = len(arr), 0
         while i < n:
@@ -116,16 +152,16 @@ class _Elision:
             j = i
             while j < n and not keep[j]:
                 j += 1
-            self._flush(arr[i:j], sum(lens[i:j]) + (j - i), out)
+            elided_bytes = sum(lens[i:j]) + (j - i)
+            self._flush(arr, i, j, summaries.summary(i, j, elided_bytes), elided_bytes, out)
             i = j
         return out
 
-    def _flush(self, run: list, elided_bytes: int, out: list) -> None:
-        summary = summarize_objects(run, elided_bytes)
-        if not worth_eliding(len(run), _blen(summary) + MARKER_OVERHEAD, elided_bytes, summary):
-            out.extend(self.transform(e, False) for e in run)
+    def _flush(self, arr: list, start: int, stop: int, summary: str, elided_bytes: int, out: list) -> None:
+        if not worth_eliding(stop - start, _blen(summary) + MARKER_OVERHEAD, elided_bytes, summary):
+            out.extend(self.transform(e, False) for e in arr[start:stop])
             return
-        marker: dict = {ELIDED_KEY: len(run)}
+        marker: dict = {ELIDED_KEY: stop - start}
         if summary:
             marker[INVARIANTS_KEY] = summary
         if not self.collapsed and elided_bytes >= ELISION_NOTE_MIN_ELIDED_BYTES:
@@ -147,15 +183,38 @@ class JSONCompressor(QueryCompressor):
 
     @staticmethod
     def _elide(data: bytes, query: str) -> bytes | None:
-        got = decode_document(data)
-        if got is None:
-            return None
-        codec, value = got
-        pass_ = _Elision(codec, query or "")
-        try:
-            out = pass_.transform(value, False)
-            if not pass_.collapsed:
-                return None  # re-serializing alone is never claimed
-            return codec.marshal(out, html_escape=False).encode("utf-8")
-        except RecursionError:  # nesting close to the interpreter limit: pass through
-            return None
+        with _collector_paused():
+            return _elide_document(data, query)
+
+
+def _elide_document(data: bytes, query: str) -> bytes | None:
+    got = decode_document(data)
+    if got is None:
+        return None
+    codec, value = got
+    pass_ = _Elision(codec, query or "")
+    try:
+        out = pass_.transform(value, False)
+        if not pass_.collapsed:
+            return None  # re-serializing alone is never claimed
+        return codec.marshal(out, html_escape=False).encode("utf-8")
+    except RecursionError:  # nesting close to the interpreter limit: pass through
+        return None
+
+
+@contextmanager
+def _collector_paused():
+    """No cyclic garbage collection while one document is decoded and elided.
+
+    A 10 MB array decodes to hundreds of thousands of dicts and lists, none of them in a
+    cycle; every collection pass their allocation triggers would walk them all again (about a
+    fifth of the elision time). Reference counting frees them as usual when
+    :func:`_elide_document` returns, before the collector resumes (unless it was already off),
+    so its first pass finds next to nothing left to walk."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()

@@ -15,9 +15,10 @@ depend on summation tricks.
 from __future__ import annotations
 
 import math
+from bisect import bisect_left
 from functools import reduce
-from itertools import chain
-from operator import add, itemgetter
+from itertools import chain, compress, repeat
+from operator import add, itemgetter, mul, sub
 
 from .json_canonical import JSONNumber
 
@@ -39,17 +40,40 @@ def _median_sorted(s: list[float]) -> float:
     return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
 
 
-def median_and_scale(values: list[float]) -> tuple[float, float]:
-    """(median, MAD); when the MAD is 0, (mean, sampleStd / 0.6745) — scale 0 if that is 0 too."""
-    med = _median_sorted(sorted(values))
-    mad = _median_sorted(sorted([abs(x - med) for x in values]))
+def _squared_deviations(values: list[float], mean: float) -> list[float]:
+    """``[(x - mean) * (x - mean) for x in values]`` at C speed (the same operations)."""
+    dev = list(map(sub, values, repeat(mean, len(values))))
+    return list(map(mul, dev, dev))
+
+
+def _sorted_deviations(ordered: list[float], med: float) -> list[float]:
+    """``sorted(abs(x - med) for x in ordered)`` for sorted values: below the median the
+    deviations are ``med - x`` (the same float as ``abs(x - med)``) rising as ``x`` falls, above
+    it ``x - med`` rising with ``x``: two ascending runs, which one merge sorts."""
+    if not math.isfinite(med):
+        return sorted(map(abs, map(sub, ordered, repeat(med, len(ordered)))))
+    split = bisect_left(ordered, med)
+    below = list(map(sub, repeat(med, split), reversed(ordered[:split])))
+    above = list(map(sub, ordered[split:], repeat(med, len(ordered) - split)))
+    below += above
+    below.sort()  # two runs: linear
+    return below
+
+
+def median_and_scale(values: list[float], ordered: list[float] | None = None) -> tuple[float, float]:
+    """(median, MAD); when the MAD is 0, (mean, sampleStd / 0.6745) — scale 0 if that is 0 too.
+    ``ordered``: ``sorted(values)`` if the caller has it."""
+    if ordered is None:
+        ordered = sorted(values)
+    med = _median_sorted(ordered)
+    mad = _median_sorted(_sorted_deviations(ordered, med))
     if mad != 0:
         return med, mad
     n = len(values)
     mean = _sum(values) / n
     if n < 2:
         return mean, 0.0
-    ss = _sum([(x - mean) * (x - mean) for x in values])
+    ss = _sum(_squared_deviations(values, mean))
     std = math.sqrt(ss / (n - 1))
     return mean, (std / 0.6745 if std != 0 else 0.0)
 
@@ -94,7 +118,12 @@ def _leaf_series_per_element(elements: list) -> dict[str, tuple[list[int], list[
 
 
 def _floats(idx: list[int], nums: list) -> tuple[list[int], list[float]]:
-    vals = [float(v[1:-1]) for v in nums]  # JSONNumber: the literal between its two sentinels
+    distinct = dict.fromkeys(nums)
+    if 2 * len(distinct) <= len(nums):  # mostly repeats (codes, small counts): convert each once
+        table = {v: float(v[1:-1]) for v in distinct}
+        vals = list(map(table.__getitem__, nums))
+    else:
+        vals = [float(v[1:-1]) for v in nums]  # JSONNumber: the literal between its two sentinels
     if _INF in vals or -_INF in vals:  # out of range: skipped
         keep = [j for j, x in enumerate(vals) if x not in (_INF, -_INF)]
         return [idx[j] for j in keep], [vals[j] for j in keep]
@@ -110,8 +139,11 @@ def _column(idxs: list[int], objs: list[dict], key: str) -> tuple[list[int], lis
         return [i for i, _ in pairs], [v for _, v in pairs]
 
 
-def _of_type(idxs: list[int], vals: list, t: type) -> tuple[list[int], list]:
-    types = set(map(type, vals))
+def _of_type(idxs: list[int], vals: list, t: type, types: set | None = None) -> tuple[list[int], list]:
+    """The (indices, values) whose value is exactly of type ``t`` (``types``: the set of types
+    among ``vals``, if known)."""
+    if types is None:
+        types = set(map(type, vals))
     if t not in types:
         return [], []
     if len(types) == 1:
@@ -120,11 +152,15 @@ def _of_type(idxs: list[int], vals: list, t: type) -> tuple[list[int], list]:
     return [i for i, _ in pairs], [v for _, v in pairs]
 
 
-def leaf_series(elements: list) -> dict[str, tuple[list[int], list[float]]]:
+def leaf_series(elements: list, top_columns: dict[str, list | None] | None = None) -> dict[str, tuple[list[int], list[float]]]:
     """path -> (indices of elements that have it, their values), in element order.
 
     Computed one key column at a time (C-speed ``map``/comprehensions) while the objects share
-    a small key set; sparse or wide objects take the per-element walk."""
+    a small key set; sparse or wide objects take the per-element walk.
+
+    ``top_columns``: when every element is an object, filled with each top-level key (first
+    appearance order) -> the list of its values if every element has it, else None — the
+    columns the invariant summaries need too."""
     series: dict[str, tuple[list[int], list[float]]] = {}
     everything = list(range(len(elements)))
     idx, nums = _of_type(everything, elements, JSONNumber)
@@ -136,20 +172,31 @@ def leaf_series(elements: list) -> dict[str, tuple[list[int], list[float]]]:
         if not objs:
             continue
         keys = dict.fromkeys(chain.from_iterable(objs))
+        shared = top_columns if objs is elements else None
+        if shared is not None:
+            shared.update(keys)
         if len(keys) > _MAX_COLUMNAR_KEYS:
             return _leaf_series_per_element(elements)
         for key in keys:
             path = prefix + key
             col_idx, col = _column(idxs, objs, key)
-            num_idx, nums = _of_type(col_idx, col, JSONNumber)
+            if shared is not None and col_idx is idxs:
+                shared[key] = col
+            types = set(map(type, col))
+            num_idx, nums = _of_type(col_idx, col, JSONNumber, types)
             if num_idx:
                 if path in series:  # a dotted key equal to a nested path: per-element rules
                     return _leaf_series_per_element(elements)
                 series[path] = _floats(num_idx, nums)
-            sub_idx, subs = _of_type(col_idx, col, dict)
+            sub_idx, subs = _of_type(col_idx, col, dict, types)
             if sub_idx:
                 stack.append((path + ".", sub_idx, subs))
     return series
+
+
+def complete_top_level(series: dict[str, tuple[list[int], list[float]]], n: int) -> dict[str, list[float]]:
+    """The values of the top-level keys that hold a (finite) number in all ``n`` elements."""
+    return {path: vals for path, (idx, vals) in series.items() if path and "." not in path and len(idx) == n}
 
 
 def anomaly_indices(series: dict[str, tuple[list[int], list[float]]], doc_lengths: list[int]) -> set[int]:
@@ -160,13 +207,35 @@ def anomaly_indices(series: dict[str, tuple[list[int], list[float]]], doc_length
         idx, vals = all_paths[path]
         if len(vals) < MIN_SERIES:
             continue
-        med, scale = median_and_scale(vals)
+        ordered = sorted(vals)
+        med, scale = median_and_scale(vals, ordered)
         if scale <= 0:
             continue
-        for i, v in zip(idx, vals):
-            if abs(0.6745 * (v - med) / scale) >= ANOMALY_Z:
-                flagged.add(i)
+        flagged.update(_outside(idx, vals, med, scale, ordered))
     return flagged
+
+
+def _robust_z_flags(v: float, med: float, scale: float) -> bool:
+    return abs(0.6745 * (v - med) / scale) >= ANOMALY_Z
+
+
+def _outside(idx: list[int], vals: list[float], med: float, scale: float, ordered: list[float]) -> list[int]:
+    """The indices whose value has ``|0.6745·(v − med)/scale| ≥ 2``.
+
+    With a finite centre and scale, ``0.6745·(v − med)/scale`` never decreases as ``v`` grows
+    (each rounded operation is monotonic), so the flagged values are those at or above one cut
+    and at or below another: two binary searches over the sorted values find the cuts, then two
+    C-speed passes pick the indices. Anything non-finite takes the plain per-value test."""
+    if not (math.isfinite(med) and math.isfinite(scale)):
+        return [i for i, v in zip(idx, vals) if _robust_z_flags(v, med, scale)]
+    out: list[int] = []
+    k = bisect_left(ordered, True, key=lambda v: 0.6745 * (v - med) / scale >= ANOMALY_Z)
+    if k < len(ordered):
+        out.extend(compress(idx, map(ordered[k].__le__, vals)))
+    k = bisect_left(ordered, True, key=lambda v: 0.6745 * (v - med) / scale > -ANOMALY_Z)
+    if k > 0:
+        out.extend(compress(idx, map(ordered[k - 1].__ge__, vals)))
+    return out
 
 
 def _sample_variance(vals: list[float]) -> float:
@@ -174,7 +243,7 @@ def _sample_variance(vals: list[float]) -> float:
     if n < 2:
         return 0.0
     mean = _sum(vals) / n
-    return _sum([(x - mean) * (x - mean) for x in vals]) / (n - 1)
+    return _sum(_squared_deviations(vals, mean)) / (n - 1)
 
 
 def primary_series(series: dict[str, tuple[list[int], list[float]]], n: int, doc_lengths: list[int]) -> list[float]:
