@@ -214,7 +214,7 @@ class ArrayRunSummaries:
             self._irregular = list(accumulate(flags, initial=0))
             dicts = [e for e, bad in zip(arr, flags) if not bad]
         known = self._columns if regular else {}
-        keys = known or dict.fromkeys(chain.from_iterable(dicts))
+        keys = known or set().union(*dicts)
         self._columnar = len(keys) <= _MAX_COLUMNAR_KEYS
         if not self._columnar:
             return

@@ -50,6 +50,8 @@ _LOGFMT = re.compile(
 _SIMPLE_DECIMALS = re.compile(r"(?:[+-]?[0-9]+(?:\.[0-9]+)?\n)*")
 
 _COUNT = itemgetter(1)
+_INF = float("inf")
+_NEG_INF = -_INF
 
 Fields = dict  # name -> value, first occurrence within the unit wins, insertion ordered
 
@@ -163,8 +165,13 @@ def row_fields(header: list[str], row: list[str]) -> Fields:
 # -- value predicates ------------------------------------------------------------------------
 
 
+def _has_control(s: str) -> bool:
+    """A C0/C1 control character in ``s`` (printable text, the usual case, has none)."""
+    return not s.isprintable() and _CONTROL.search(s) is not None
+
+
 def value_usable(v: str) -> bool:
-    if not v or _blen(v) > MAX_VALUE_BYTES or "caveman" in v or "\u2026" in v or _CONTROL.search(v):
+    if not v or _blen(v) > MAX_VALUE_BYTES or "caveman" in v or "\u2026" in v or _has_control(v):
         return False
     try:
         v.encode("utf-8")
@@ -184,7 +191,7 @@ def _all_enum_usable(values: list[str]) -> bool:
     joined = " ".join(values)  # a space can only come from the separators when all is well
     if joined.count(" ") != len(values) - 1 or "\t" in joined or "caveman" in joined or "\u2026" in joined:
         return False
-    if _CONTROL.search(joined):
+    if _has_control(joined):
         return False
     if joined.isascii():
         return max(map(len, values)) <= MAX_ENUM_VALUE_BYTES
@@ -212,23 +219,23 @@ def _small_set_enum_usable(distinct: list[str]) -> bool:
 # -- aggregation -----------------------------------------------------------------------------
 
 
-class _Entry:
-    __slots__ = ("kind", "text", "selected")
-
-    def __init__(self, kind: str, text: str):
-        self.kind = kind
-        self.text = text
-        self.selected = True
+# An entry is a (kind, text) pair; the kinds are those of _SHED_ORDER.
+Entry = tuple
 
 
 _parses: dict[str, bool] = {}
 
 
+# Every string ParseFloat accepts (decimal, hex with p exponent, inf/infinity/nan) is made of these.
+_FLOAT_CHARS = re.compile(r"[0-9a-fA-FiInNpPtTxXyY+\-._]*")
+
+
 def _parses_as_float(s: str) -> bool:
-    """``parse_float(s) is not None``, cached: a column's first value recurs from run to run."""
+    """``parse_float(s) is not None``, cached (a column's first value recurs from run to run)
+    and short-cut for ASCII text holding a character no float literal has."""
     ok = _parses.get(s)
     if ok is None:
-        ok = parse_float(s) is not None
+        ok = not (s.isascii() and _FLOAT_CHARS.fullmatch(s) is None) and parse_float(s) is not None
         if len(_parses) < 4096:
             _parses[s] = ok
     return ok
@@ -266,12 +273,12 @@ def _float_extrema(values: list[str], nums: list[float]) -> tuple[str, str] | No
     is ``float(values[i])``; ``values`` may repeat). The first index of the min/max is the
     first-seen string with that value, which is what the streaming scan keeps: no NaN here."""
     lo_v, hi_v = min(nums), max(nums)
-    if lo_v == float("-inf") or hi_v == float("inf"):
+    if lo_v == _NEG_INF or hi_v == _INF:
         return None  # out of range: ParseFloat fails
     return values[nums.index(lo_v)], values[nums.index(hi_v)]
 
 
-def _enumerate_field(name: str, values: list[str], distinct: list[str], absent: int, n_units: int) -> _Entry | None:
+def _enumerate_field(name: str, values: list[str], distinct: list[str], absent: int, n_units: int) -> Entry | None:
     if not distinct or len(distinct) > MAX_ENUM_VALUES:  # a 6th distinct value: too wide
         return None
     if not _small_set_enum_usable(distinct):
@@ -282,11 +289,11 @@ def _enumerate_field(name: str, values: list[str], distinct: list[str], absent: 
     buckets = sorted(zip(distinct, map(values.count, distinct)), key=_COUNT, reverse=True)
     if absent > 0:
         buckets.append((ABSENT, absent))
-    if all(c == 1 for _, c in buckets):
-        return None  # an identifier, not an enum
+    if buckets[0][1] == 1 and absent <= 1:
+        return None  # every count is 1: an identifier, not an enum
     weak = 2 * len(buckets) >= n_units
-    text = name + ": " + " ".join(f"{v}{TIMES}{c}" for v, c in buckets)
-    return _Entry("enumWeak" if weak else "enum", text)
+    text = name + ": " + " ".join([f"{v}{TIMES}{c}" for v, c in buckets])
+    return ("enumWeak" if weak else "enum", text)
 
 
 def _dense_range(distinct: list[str], lo: str, hi: str) -> bool:
@@ -311,16 +318,16 @@ def _dense_range(distinct: list[str], lo: str, hi: str) -> bool:
     return int(hi[plen:]) - int(lo[plen:]) + 1 == len(distinct)
 
 
-def _coverage_entry(name: str, distinct: list[str], absent: int) -> _Entry | None:
+def _coverage_entry(name: str, distinct: list[str], absent: int) -> Entry | None:
     lo, hi = min(distinct), max(distinct)  # code-point order == UTF-8 byte order
     if len(distinct) < MIN_COVERAGE_VALUES or lo == hi:
         return None
     if absent == 0 and _dense_range(distinct, lo, hi):
-        return _Entry("coverageDense", f"{name}: {lo}..{hi} all {len(distinct)} present")
+        return ("coverageDense", f"{name}: {lo}..{hi} all {len(distinct)} present")
     text = f"{name}: {len(distinct)} distinct, {lo}..{hi}"
     if absent > 0:
         text += f", {ABSENT}{TIMES}{absent}"
-    return _Entry("coverage", text)
+    return ("coverage", text)
 
 
 def _coverage_usable(values: list[str], distinct: list[str]) -> bool:
@@ -365,13 +372,14 @@ def _name_usable(name: str) -> bool:
     return ok
 
 
-def _build_entries(n: int, cols: dict[str, list[str]], floats: dict[str, list[float]] | None = None) -> list[_Entry]:
+def _build_entries(n: int, cols: dict[str, list[str]], floats: dict[str, list[float]] | None = None) -> list[Entry]:
     """Entries in column order. ``floats`` optionally gives, for a column whose values are all
     plain decimals, ``list(map(float, values))`` computed once for a whole array."""
-    entries: list[_Entry] = []
+    entries: list[Entry] = []
     coverage_count = 0
     for name, values in cols.items():
-        if not _name_usable(name):
+        ok = _name_ok.get(name)
+        if not (_name_usable(name) if ok is None else ok):
             continue
         seen = len(values)
         nums = floats.get(name) if floats and seen == n else None
@@ -381,18 +389,18 @@ def _build_entries(n: int, cols: dict[str, list[str]], floats: dict[str, list[fl
             if ext is not None and ext[0] != ext[1]:
                 # plain decimals are ASCII without control characters: usable unless too long
                 if len(ext[0]) <= MAX_VALUE_BYTES and len(ext[1]) <= MAX_VALUE_BYTES:
-                    entries.append(_Entry("range", f"{name}={ext[0]}..{ext[1]}"))
+                    entries.append(("range", f"{name}={ext[0]}..{ext[1]}"))
                 continue
         distinct = list(dict.fromkeys(values))
         if seen == n and len(distinct) == 1:
             if value_usable(distinct[0]):
-                entries.append(_Entry("constant", f"{name}={distinct[0]}"))
+                entries.append(("constant", f"{name}={distinct[0]}"))
             continue
         if seen == n and nums is None:  # (with floats, no range was found above)
             ext = _numeric_extrema(distinct)
             if ext is not None and ext[0] != ext[1]:
                 if value_usable(ext[0]) and value_usable(ext[1]):
-                    entries.append(_Entry("range", f"{name}={ext[0]}..{ext[1]}"))
+                    entries.append(("range", f"{name}={ext[0]}..{ext[1]}"))
                 continue
         entry = _enumerate_field(name, values, distinct, n - seen, n)
         if entry is None and coverage_count < MAX_COVERAGE_ENTRIES and _coverage_usable(values, distinct):
@@ -404,31 +412,36 @@ def _build_entries(n: int, cols: dict[str, list[str]], floats: dict[str, list[fl
     return entries
 
 
-def _render(entries: list[_Entry]) -> str:
-    sel = [e for e in entries if e.selected]
-    parts = []
-    consts = [e.text for e in sel if e.kind == "constant"]
+def _render(entries: list[Entry]) -> str:
+    """"all" + the constants; then enums and coverage in entry order; then "range" + ranges."""
+    consts, middle, ranges = [], [], []
+    for kind, text in entries:
+        if kind == "constant":
+            consts.append(text)
+        elif kind == "range":
+            ranges.append(text)
+        else:
+            middle.append(text)
     if consts:
-        parts.append("all " + " ".join(consts))
-    parts.extend(e.text for e in sel if e.kind in ("enum", "enumWeak", "coverage", "coverageDense"))
-    ranges = [e.text for e in sel if e.kind == "range"]
+        middle.insert(0, "all " + " ".join(consts))
     if ranges:
-        parts.append("range " + " ".join(ranges))
-    return "; ".join(parts)
+        middle.append("range " + " ".join(ranges))
+    return "; ".join(middle)
 
 
 _SHED_ORDER = ("enumWeak", "range", "coverage", "constant", "coverageDense", "enum")
 
 
-def _fit(entries: list[_Entry], budget: int) -> str:
+def _fit(entries: list[Entry], budget: int) -> str:
     """Render, shedding one entry at a time (least valuable kind first, last one of that kind)
     until the summary fits the budget.
 
     Only the final text is rendered: its size follows from the entries' byte sizes (groups
     joined by "; ", constants by " " after "all ", ranges by " " after "range ")."""
-    sizes = [_blen(e.text) for e in entries]
-    kinds = [e.kind for e in entries]  # None once shed
-    total, count = sum(sizes), len(entries)
+    texts = [text for _, text in entries]
+    sizes = list(map(len, texts)) if "".join(texts).isascii() else list(map(_blen, texts))
+    kinds: list[str | None] = [kind for kind, _ in entries]  # None once shed
+    total, count = sum(sizes), len(kinds)
     consts, ranges = kinds.count("constant"), kinds.count("range")
     while count:
         groups = count - consts - ranges + (consts > 0) + (ranges > 0)
@@ -439,14 +452,17 @@ def _fit(entries: list[_Entry], budget: int) -> str:
             size += len("range ") + ranges - 1
         if size <= budget:
             break
-        kind = next(k for k in _SHED_ORDER if k in kinds)
+        for kind in _SHED_ORDER:
+            if kind in kinds:
+                break
         victim = len(kinds) - 1 - kinds[::-1].index(kind)  # the last one of that kind
         kinds[victim] = None
-        entries[victim].selected = False
         total -= sizes[victim]
         count -= 1
         consts -= kind == "constant"
         ranges -= kind == "range"
+    if count < len(entries):
+        entries = [e for e, kind in zip(entries, kinds) if kind is not None]
     return _render(entries)
 
 

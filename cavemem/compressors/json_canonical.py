@@ -48,8 +48,31 @@ class JSONNumber(str):
 
     @staticmethod
     def literals(numbers: list[JSONNumber]) -> list[str]:
-        """``[n.literal for n in numbers]`` without a property call per number."""
+        """``[n.literal for n in numbers]`` in a few C-speed passes.
+
+        The numbers of one document share their two sentinels and no literal holds a control
+        character, so deleting the opening sentinel and splitting at the closing one gives the
+        literals; counting both sentinels first confirms that shape (else one slice each)."""
+        if not numbers:
+            return []
+        open_s, close_s = numbers[0][0], numbers[0][-1]
+        joined = "".join(numbers)
+        if open_s != close_s and joined.count(open_s) == len(numbers) == joined.count(close_s):
+            parts = joined.translate({ord(open_s): None}).split(close_s)
+            if len(parts) == len(numbers) + 1:
+                parts.pop()  # the empty piece after the last closing sentinel
+                return parts
         return [n[1:-1] for n in numbers]
+
+    @staticmethod
+    def floats(numbers: list[JSONNumber]) -> list[float]:
+        """``[float(n.literal) for n in numbers]``; integer literals (the usual ids and counts)
+        convert through ``int``, which is twice as fast and rounds the same way."""
+        lits = JSONNumber.literals(numbers)
+        joined = "".join(lits)
+        if "." in joined or "e" in joined or "E" in joined or "-0" in lits or max(map(len, lits), default=0) > 300:
+            return list(map(float, lits))  # fractions, exponents, -0 (int loses the sign), huge
+        return list(map(float, map(int, lits)))
 
 
 class Codec:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import gc
 import re
 from contextlib import contextmanager
+from itertools import accumulate, compress, repeat
 
 from .base import Metadata, QueryCompressor
 from .invariant_columns import ArrayRunSummaries
@@ -52,6 +53,7 @@ ERROR_WORDS = (b"error", b"errors", b"exception", b"failed", b"failure", b"criti
 
 
 _CONTAINERS = (dict, list)
+_REPEAT_CONTAINERS = repeat(_CONTAINERS)
 
 
 def _blen(s: str) -> int:
@@ -63,6 +65,13 @@ def _byte_lengths(docs: list[str]) -> list[int]:
     if all(map(str.isascii, docs)):
         return list(map(len, docs))
     return list(map(_blen, docs))
+
+
+def _holds_marker(arr: list) -> bool:
+    """Whether an element is an elision marker (the array went through a pass already)."""
+    if set(map(type, arr)) == {dict}:  # a record array: one C-speed pass
+        return any(map(dict.__contains__, arr, repeat(ELIDED_KEY)))
+    return any(isinstance(e, dict) and ELIDED_KEY in e for e in arr)
 
 
 _preserved: dict[str, bool] = {}
@@ -97,8 +106,11 @@ class _Elision:
         self.collapsed = False
 
     def transform(self, v, preserve: bool):
-        """``v`` with its long arrays elided; scalars come back as they are."""
+        """``v`` with its long arrays elided; values without arrays come back as they are (the
+        output is marshalled with sorted keys, so a dict's own order never shows)."""
         if isinstance(v, dict):
+            if not any(map(isinstance, v.values(), _REPEAT_CONTAINERS)):
+                return v
             out = {}
             for k in sorted(v):
                 x = v[k]
@@ -107,9 +119,12 @@ class _Elision:
                 out[k] = x
             return out
         if isinstance(v, list):
-            if preserve or any(isinstance(e, dict) and ELIDED_KEY in e for e in v):
+            short = len(v) <= ARRAY_THRESHOLD
+            if preserve or (short and not any(map(isinstance, v, _REPEAT_CONTAINERS))):
+                return v  # kept whole, or short with nothing inside to elide
+            if _holds_marker(v):
                 return v
-            if len(v) <= ARRAY_THRESHOLD:
+            if short:
                 return [self.transform(e, False) if isinstance(e, _CONTAINERS) else e for e in v]
             return self.select_array(v)
         return v
@@ -143,18 +158,16 @@ class _Elision:
         # summary columns: built once, on the first run that needs them, from the scan's
         summaries = ArrayRunSummaries(arr, columns, complete_top_level(series, len(arr)))
         out: list = []
-        n, i = len(arr), 0
-        while i < n:
-            if keep[i]:
-                out.append(self.transform(arr[i], False))
-                i += 1
-                continue
-            j = i
-            while j < n and not keep[j]:
-                j += 1
-            elided_bytes = sum(lens[i:j]) + (j - i)
-            self._flush(arr, i, j, summaries.summary(i, j, elided_bytes), elided_bytes, out)
-            i = j
+        n = len(arr)
+        ends = list(accumulate(lens, initial=0))  # ends[j] - ends[i]: bytes of arr[i:j]
+        start = 0  # first element of the pending dropped run
+        for k in (*compress(range(n), keep), n):
+            if k > start:  # arr[start:k] is dropped
+                elided_bytes = ends[k] - ends[start] + (k - start)
+                self._flush(arr, start, k, summaries.summary(start, k, elided_bytes), elided_bytes, out)
+            if k < n:
+                out.append(self.transform(arr[k], False))
+            start = k + 1
         return out
 
     def _flush(self, arr: list, start: int, stop: int, summary: str, elided_bytes: int, out: list) -> None:

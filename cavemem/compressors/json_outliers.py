@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from bisect import bisect_left
 from functools import reduce
-from itertools import chain, compress, repeat
+from itertools import compress, repeat
 from operator import add, itemgetter, mul, sub
 
 from .json_canonical import JSONNumber
@@ -123,7 +123,7 @@ def _floats(idx: list[int], nums: list) -> tuple[list[int], list[float]]:
         table = {v: float(v[1:-1]) for v in distinct}
         vals = list(map(table.__getitem__, nums))
     else:
-        vals = [float(v[1:-1]) for v in nums]  # JSONNumber: the literal between its two sentinels
+        vals = JSONNumber.floats(nums)
     if _INF in vals or -_INF in vals:  # out of range: skipped
         keep = [j for j, x in enumerate(vals) if x not in (_INF, -_INF)]
         return [idx[j] for j in keep], [vals[j] for j in keep]
@@ -158,9 +158,9 @@ def leaf_series(elements: list, top_columns: dict[str, list | None] | None = Non
     Computed one key column at a time (C-speed ``map``/comprehensions) while the objects share
     a small key set; sparse or wide objects take the per-element walk.
 
-    ``top_columns``: when every element is an object, filled with each top-level key (first
-    appearance order) -> the list of its values if every element has it, else None — the
-    columns the invariant summaries need too."""
+    ``top_columns``: when every element is an object, filled with each top-level key (sorted)
+    -> the list of its values if every element has it, else None — the columns the invariant
+    summaries need too."""
     series: dict[str, tuple[list[int], list[float]]] = {}
     everything = list(range(len(elements)))
     idx, nums = _of_type(everything, elements, JSONNumber)
@@ -171,10 +171,10 @@ def leaf_series(elements: list, top_columns: dict[str, list | None] | None = Non
         prefix, idxs, objs = stack.pop()
         if not objs:
             continue
-        keys = dict.fromkeys(chain.from_iterable(objs))
+        keys = sorted(set().union(*objs))  # the results never depend on key order
         shared = top_columns if objs is elements else None
         if shared is not None:
-            shared.update(keys)
+            shared.update(dict.fromkeys(keys))
         if len(keys) > _MAX_COLUMNAR_KEYS:
             return _leaf_series_per_element(elements)
         for key in keys:
