@@ -310,9 +310,14 @@ def _dense_range(distinct: list[str], lo: str, hi: str) -> bool:
         return False
     joined = "\n".join(distinct)
     seams = len(distinct) - 1
-    if joined.count("\n") != seams or joined.count("\n" + prefix) != seams:
-        return False  # a value holding a newline, or one with another prefix
-    digits = joined.replace("\n" + prefix, "")[plen:]  # every value's digit run, concatenated
+    if joined.count("\n") != seams:  # a value holds a newline: check value by value
+        if not all(v.startswith(prefix) for v in distinct):
+            return False
+        digits = "".join([v[plen:] for v in distinct])
+    elif joined.count("\n" + prefix) != seams:
+        return False  # some value has another prefix
+    else:
+        digits = joined.replace("\n" + prefix, "")[plen:]  # every value's digit run, concatenated
     if not (digits.isdigit() and digits.isascii()):
         return False  # some value has a non-digit where the run should be
     return int(hi[plen:]) - int(lo[plen:]) + 1 == len(distinct)
