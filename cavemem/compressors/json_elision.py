@@ -111,12 +111,14 @@ class _Elision:
         if isinstance(v, dict):
             if not any(map(isinstance, v.values(), _REPEAT_CONTAINERS)):
                 return v
-            out = {}
-            for k in sorted(v):
+            out = v
+            for k in sorted([k for k, x in v.items() if isinstance(x, _CONTAINERS)]):  # output order
                 x = v[k]
-                if isinstance(x, _CONTAINERS):
-                    x = self.transform(x, preserve or _preserves_subtree(k))
-                out[k] = x
+                y = self.transform(x, preserve or _preserves_subtree(k))
+                if y is not x:
+                    if out is v:
+                        out = dict(v)
+                    out[k] = y
             return out
         if isinstance(v, list):
             short = len(v) <= ARRAY_THRESHOLD

@@ -118,8 +118,8 @@ def _leaf_series_per_element(elements: list) -> dict[str, tuple[list[int], list[
 
 
 def _floats(idx: list[int], nums: list) -> tuple[list[int], list[float]]:
-    distinct = dict.fromkeys(nums)
-    if 2 * len(distinct) <= len(nums):  # mostly repeats (codes, small counts): convert each once
+    distinct = dict.fromkeys(nums) if len(set(nums[:64])) < 32 else None  # a sample: ids or repeats?
+    if distinct is not None and 2 * len(distinct) <= len(nums):  # mostly repeats: convert each once
         table = {v: float(v[1:-1]) for v in distinct}
         vals = list(map(table.__getitem__, nums))
     else:
@@ -202,7 +202,7 @@ def complete_top_level(series: dict[str, tuple[list[int], list[float]]], n: int)
 def anomaly_indices(series: dict[str, tuple[list[int], list[float]]], doc_lengths: list[int]) -> set[int]:
     flagged: set[int] = set()
     all_paths = dict(series)
-    all_paths[LEN_PATH] = (list(range(len(doc_lengths))), [float(n) for n in doc_lengths])
+    all_paths[LEN_PATH] = (list(range(len(doc_lengths))), list(map(float, doc_lengths)))
     for path in sorted(all_paths):
         idx, vals = all_paths[path]
         if len(vals) < MIN_SERIES:
@@ -257,7 +257,7 @@ def primary_series(series: dict[str, tuple[list[int], list[float]]], n: int, doc
         var = _sample_variance(vals)
         if var > best_var:
             best, best_var = vals, var
-    return best if best is not None else [float(x) for x in doc_lengths]
+    return best if best is not None else list(map(float, doc_lengths))
 
 
 def _constant_slope(y: list[float]) -> bool:
