@@ -222,7 +222,7 @@ class ArrayRunSummaries:
         sparse: list[tuple[str, list, list[int]]] = []
         for key in sorted(keys):
             raw = known.get(key)
-            if raw is None and regular:
+            if raw is None and regular and key not in known:
                 try:
                     raw = list(map(itemgetter(key), arr))
                 except KeyError:
@@ -244,6 +244,7 @@ class ArrayRunSummaries:
             self._fieldless = list(accumulate((not h for h in has_field), initial=0))
 
     def summary(self, start: int, stop: int, elided_bytes: int) -> str:
+        """The invariant summary of ``arr[start:stop]`` (see :func:`summarize_objects`)."""
         n = stop - start
         if n < MIN_UNITS:
             return ""

@@ -383,8 +383,7 @@ def _build_entries(n: int, cols: dict[str, list[str]], floats: dict[str, list[fl
     entries: list[Entry] = []
     coverage_count = 0
     for name, values in cols.items():
-        ok = _name_ok.get(name)
-        if not (_name_usable(name) if ok is None else ok):
+        if not _name_usable(name):
             continue
         seen = len(values)
         nums = floats.get(name) if floats and seen == n else None
@@ -418,7 +417,7 @@ def _build_entries(n: int, cols: dict[str, list[str]], floats: dict[str, list[fl
 
 
 def _render(entries: list[Entry]) -> str:
-    """"all" + the constants; then enums and coverage in entry order; then "range" + ranges."""
+    """Constants after "all", then enums and coverage in entry order, then ranges after "range"."""
     consts, middle, ranges = [], [], []
     for kind, text in entries:
         if kind == "constant":
@@ -457,7 +456,7 @@ def _fit(entries: list[Entry], budget: int) -> str:
             size += len("range ") + ranges - 1
         if size <= budget:
             break
-        for kind in _SHED_ORDER:
+        for kind in _SHED_ORDER:  # the least valuable kind still present
             if kind in kinds:
                 break
         victim = len(kinds) - 1 - kinds[::-1].index(kind)  # the last one of that kind

@@ -157,7 +157,7 @@ class _Elision:
         columns: dict = {}
         series = leaf_series(arr, columns)
         keep = self._keep_mask(arr, docs, lens, series)
-        # summary columns: built once, on the first run that needs them, from the scan's
+        # marker summaries slice whole-array columns (shared with the outlier scan) built on first use
         summaries = ArrayRunSummaries(arr, columns, complete_top_level(series, len(arr)))
         out: list = []
         n = len(arr)
@@ -225,7 +225,8 @@ def _collector_paused():
     cycle; every collection pass their allocation triggers would walk them all again (about a
     fifth of the elision time). Reference counting frees them as usual when
     :func:`_elide_document` returns, before the collector resumes (unless it was already off),
-    so its first pass finds next to nothing left to walk."""
+    so its first pass finds next to nothing left to walk. The switch is process-wide: another
+    thread's cyclic garbage just waits for the end of the pass."""
     was_enabled = gc.isenabled()
     gc.disable()
     try:
