@@ -346,6 +346,21 @@ def test_anomaly_cuts_flag_exactly_the_per_value_test(values, centre):
     assert set(json_outliers._outside(idx, values, med, scale, sorted(values))) == want
 
 
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.one_of(st.integers(-3, 3).map(float), st.sampled_from([1e300, -1e300, 1e308, 0.1, 1e-10])), max_size=40), st.booleans())
+def test_constant_slope_equals_the_per_step_test(steps, line):
+    """A series is a straight line when every step is within 1e-9 of the first."""
+    y, x = [], 0.0
+    for d in steps:
+        x = x + (1.0 if line else d)
+        y.append(x)
+    y += [v * 7.5 for v in y[: len(y) // 3]] if not line else []
+    want = len(y) < 3 or all(abs((y[i + 1] - y[i]) - (y[1] - y[0])) <= 1e-9 for i in range(1, len(y) - 1))
+    assert json_outliers._constant_slope(y) == want
+    assert json_outliers._constant_slope(list(range(100))) is True
+    assert json_outliers._constant_slope([float(i) for i in range(100)] + [1e308]) is False
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from(["0", "-0", "7", "-12", "3.25", "1e5", "-2E-3", "12345678901234567890", "9" * 400, "0.0"]), max_size=30))
 def test_number_literals_and_floats_in_bulk(literals):

@@ -28,6 +28,7 @@ MIN_CHANGE_SERIES = 8
 MIN_SEGMENT = 4
 LEN_PATH = "__len__"
 _INF = float("inf")
+_HUGE = 1e300  # values below this in size: differences of differences stay finite
 _MAX_COLUMNAR_KEYS = 64
 
 
@@ -118,7 +119,8 @@ def _leaf_series_per_element(elements: list) -> dict[str, tuple[list[int], list[
 
 
 def _floats(idx: list[int], nums: list) -> tuple[list[int], list[float]]:
-    distinct = dict.fromkeys(nums) if len(set(nums[:64])) < 32 else None  # a sample: ids or repeats?
+    sample = nums[:256]  # ids, or mostly repeats (codes, small counts)?
+    distinct = dict.fromkeys(nums) if 2 * len(set(sample)) <= len(sample) else None
     if distinct is not None and 2 * len(distinct) <= len(nums):  # mostly repeats: convert each once
         table = {v: float(v[1:-1]) for v in distinct}
         vals = list(map(table.__getitem__, nums))
@@ -261,10 +263,19 @@ def primary_series(series: dict[str, tuple[list[int], list[float]]], n: int, doc
 
 
 def _constant_slope(y: list[float]) -> bool:
+    """Every step ``y[i+1] - y[i]`` within 1e-9 of the first one: a straight line, nothing to
+    split. Noisy series fail within the first steps; a series that passes them (an id column)
+    is checked whole at C speed when its values are too small for a step to overflow."""
     if len(y) < 3:
         return True
     d0 = y[1] - y[0]
-    return all(abs((y[i + 1] - y[i]) - d0) <= 1e-9 for i in range(1, len(y) - 1))
+    head = min(len(y) - 1, 16)
+    if not all(abs((y[i + 1] - y[i]) - d0) <= 1e-9 for i in range(1, head)):
+        return False
+    if max(y) < _HUGE and min(y) > -_HUGE:  # steps and their differences stay finite: no NaN
+        steps = list(map(sub, y[2:], y[1:-1]))
+        return max(map(abs, map(sub, steps, repeat(d0, len(steps))))) <= 1e-9
+    return all(abs((y[i + 1] - y[i]) - d0) <= 1e-9 for i in range(head, len(y) - 1))
 
 
 def _best_split(y: list[float], a: int, b: int, z: float) -> int | None:
