@@ -179,6 +179,16 @@ def summarize(rows: list[dict]) -> dict:
     return out
 
 
+SPLIT_NAMES = {"tune": "(conv 0-2)", "check": "(conv 3-4)"}
+
+
+def split_summaries(convs, rows) -> dict:
+    """The same summary for the tuning conversations (0-2) and the check conversations (3-4):
+    rows come in conversation order, as eval_memory / eval_ranker return them."""
+    n_tune = sum(len(c["questions"]) for c in convs[:3])
+    return {"tune": summarize(rows[:n_tune]), "check": summarize(rows[n_tune:])}
+
+
 def eval_memory(m, convs, turns_of, *, limit=10, budget=2000):
     rows = []
     for conv in convs:
@@ -493,6 +503,10 @@ def print_table(result: dict) -> None:
     ):
         cells = "".join(f"{(fmt(c[key]) if key in c else '—'):>18}" for _, c in cols)
         print(f"{label:<26}{cells}")
+    for name, splits in result["locomo"].get("splits", {}).items():
+        print(f"{name} by split: " + ", ".join(
+            f"{SPLIT_NAMES[k]} turn r@10 {pct(v['turn_recall_at_10'])} session r@5 {pct(v['session_recall_at_5'])}"
+            for k, v in splits.items()))
     cats = result["locomo"]["cavemem"]["turn_recall_at_10_by_category"]
     print("turn recall@10 by category: " + ", ".join(f"cat{k} {pct(v)}" for k, v in cats.items()))
     off = result["offtopic"]
@@ -547,13 +561,16 @@ def main() -> None:
     print("recalling …", flush=True)
     rows = eval_memory(m, convs, turns_of)
     result["locomo"]["cavemem"] = summarize(rows)
+    result["locomo"]["splits"] = {"cavemem": split_summaries(convs, rows)}
     result["locomo"]["fts5_baseline"] = eval_fts5_baseline(convs)
     if args.embed:
         from cavemem.memory.api import Memory
 
         me = Memory(str(work / "mem.db"), rank_config=config, cwd=str(work), scorers=["embed"])
         me.scorers[0].sync()  # embed every turn first: a recall only backfills a bounded batch
-        result["locomo"]["cavemem_embed"] = summarize(eval_memory(me, convs, turns_of))
+        embed_rows = eval_memory(me, convs, turns_of)
+        result["locomo"]["cavemem_embed"] = summarize(embed_rows)
+        result["locomo"]["splits"]["cavemem_embed"] = split_summaries(convs, embed_rows)
     result["offtopic"] = eval_offtopic(m, convs)
     if not args.skip_scale:
         print(f"scale test with {args.scale:,} memories …", flush=True)

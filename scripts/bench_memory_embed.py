@@ -68,51 +68,43 @@ def with_scorer(m, config, scorer):
     return Memory(store=m.store, rank_config=config, cwd=m.cwd, scorers=[scorer] if scorer else [])
 
 
-def offtopic_ranker(m, convs, config, scorers) -> float:
-    """Share of (off-topic question, conversation) pairs the ranker answers with nothing."""
-    from cavemem.memory import ids
-    from cavemem.memory.rank import Ranker
-    from cavemem.memory.store import Filter
-
-    qs = bm.offtopic_questions()
-    ranker = Ranker(m.store, config, scorers)
-    empty = 0
-    for conv in convs:
-        where = Filter(projects=(conv["id"], ""))
-        for q in qs:
-            empty += not ranker.rank(q, where, 10, ids.to_micros(conv["last"]))
-    return empty / (len(qs) * len(convs))
-
-
 def tune(m, convs, turns_of, config, embedder) -> dict:
-    """Grid on conversations 0-2 (ranking only), checked on 3-4. Returns the chosen tuning."""
+    """Grid on conversations 0-2 (ranking only), checked on 3-4. Returns the chosen tuning.
+    The semantic weight and the share of extra slots are fusion settings (RankConfig), the rest
+    the scorer's own."""
     tune_c, check_c = convs[:3], convs[3:]
     results = []
-    for weight in (0.7, 1.0, 1.5):
-        for floor in (0.2, 0.3):
-            for neighbors in (0.0, 0.5):
-                tuning = {"weight": weight, "floor": floor, "top_k": 40, "neighbors": neighbors, "vouch": 0.45}
+    for weight in (0.35, 0.7, 1.0):
+        for extra_slots in (0.1, 0.2):
+            for ref_rank in (20, 50):
+                tuning = {"weight": weight, "floor": 0.2, "ref_rank": ref_rank, "top_k": 40, "neighbors": 0.0, "vouch": 0.45}
+                cfg = config.with_overrides({"extra_slots": extra_slots})
                 s = make_scorer(m, embedder, **tuning)
-                a = bm.summarize(bm.eval_ranker(with_scorer(m, config, s), tune_c, turns_of, config))
-                results.append({**tuning, "tune_r10": a["turn_recall_at_10"], "tune_s5": a["session_recall_at_5"]})
-                print(f"  {tuning}  r@10 {a['turn_recall_at_10']:.3f}  s@5 {a['session_recall_at_5']:.3f}", flush=True)
-    results.sort(key=lambda r: -(r["tune_r10"] + 0.5 * r["tune_s5"]))
-    best = {k: results[0][k] for k in ("weight", "floor", "top_k", "neighbors")}
+                a = bm.summarize(bm.eval_ranker(with_scorer(m, cfg, s), tune_c, turns_of, cfg))
+                results.append({**tuning, "extra_slots": extra_slots,
+                                "tune_r10": a["turn_recall_at_10"], "tune_s5": a["session_recall_at_5"]})
+                print(f"  {tuning} extra_slots {extra_slots}  r@10 {a['turn_recall_at_10']:.3f}  "
+                      f"s@5 {a['session_recall_at_5']:.3f}", flush=True)
+    results.sort(key=lambda r: -(r["tune_r10"] + r["tune_s5"]))
+    best = {k: results[0][k] for k in ("weight", "floor", "ref_rank", "top_k", "neighbors")}
+    cfg = config.with_overrides({"extra_slots": results[0]["extra_slots"]})
     vouch_rows = []
     for vouch in (0.4, 0.45, 0.5, 0.55, 0.6, 2.0):
         s = make_scorer(m, embedder, **best, vouch=vouch)
-        a = bm.summarize(bm.eval_ranker(with_scorer(m, config, s), tune_c, turns_of, config))
-        off = offtopic_ranker(m, tune_c, config, [s])
+        a = bm.summarize(bm.eval_ranker(with_scorer(m, cfg, s), tune_c, turns_of, cfg))
+        off = bm.offtopic_ranker(m, tune_c, cfg, [s])
         vouch_rows.append({"vouch": vouch, "tune_r10": a["turn_recall_at_10"], "offtopic_no_hits": off})
         print(f"  vouch {vouch}: r@10 {a['turn_recall_at_10']:.3f}  off-topic no hits {off:.3f}", flush=True)
     ok = [r for r in vouch_rows if r["offtopic_no_hits"] >= 0.97] or vouch_rows[-1:]
     best["vouch"] = max(ok, key=lambda r: (r["tune_r10"], r["vouch"]))["vouch"]  # ties: the more cautious
     s = make_scorer(m, embedder, **best)
-    check = bm.summarize(bm.eval_ranker(with_scorer(m, config, s), check_c, turns_of, config))
+    check = bm.summarize(bm.eval_ranker(with_scorer(m, cfg, s), check_c, turns_of, cfg))
     lexical_check = bm.summarize(bm.eval_ranker(m, check_c, turns_of, config))
-    print(f"chosen {best}: check r@10 {check['turn_recall_at_10']:.3f} (lexical {lexical_check['turn_recall_at_10']:.3f})")
-    return {"chosen": best, "grid": results[:10], "vouch": vouch_rows,
-            "check_r10": check["turn_recall_at_10"], "check_r10_lexical": lexical_check["turn_recall_at_10"]}
+    print(f"chosen {best}, extra_slots {results[0]['extra_slots']}: check r@10 {check['turn_recall_at_10']:.3f} "
+          f"s@5 {check['session_recall_at_5']:.3f} (lexical {lexical_check['turn_recall_at_10']:.3f})")
+    return {"chosen": best, "extra_slots": results[0]["extra_slots"], "grid": results[:10], "vouch": vouch_rows,
+            "check_r10": check["turn_recall_at_10"], "check_s5": check["session_recall_at_5"],
+            "check_r10_lexical": lexical_check["turn_recall_at_10"]}
 
 
 def vector_scale(n: int) -> dict:
@@ -187,19 +179,23 @@ def main() -> None:
     if args.tune:
         result["tuning"] = tune(m, convs, turns_of, config, cached)
         tuning = result["tuning"]["chosen"]
+        config = config.with_overrides({"extra_slots": result["tuning"]["extra_slots"]})
     else:
         tuning = {}
     semantic = SemanticConfig(**tuning) if tuning else SemanticConfig()
     result["semantic_config"] = vars(semantic)
+    result["fusion_config"] = {k: v for k, v in vars(config).items()}
 
     print("recalling (lexical, then with embeddings) …", flush=True)
-    lexical = bm.summarize(bm.eval_memory(m, convs, turns_of))
+    lexical_rows = bm.eval_memory(m, convs, turns_of)
+    lexical = bm.summarize(lexical_rows)
     me = with_scorer(m, config, make_scorer(m, cached, **vars(semantic)))
     # query embedding time is part of the latency: measure it without the memo
     me.scorers[0]._embedder = embedder
     embed_rows = bm.eval_memory(me, convs, turns_of)
     hybrid = bm.summarize(embed_rows)
     result["locomo"] = {"cavemem": lexical, "cavemem_embed": hybrid}
+    result["splits"] = {"lexical": bm.split_summaries(convs, lexical_rows), "embed": bm.split_summaries(convs, embed_rows)}
     off_lex = bm.eval_offtopic(m, convs)
     off_emb = bm.eval_offtopic(me, convs)
     result["offtopic"] = {"lexical": off_lex["no_hits"], "embed": off_emb["no_hits"], "embed_leaks": off_emb["leaks"]}
@@ -225,10 +221,14 @@ def main() -> None:
         ("refused", "refused (no hits)", bm.pct),
     ):
         print(f"{label:<26}{fmt(lexical[key]):>14}{fmt(hybrid[key]):>14}")
+    for split in ("tune", "check"):
+        lex_s, emb_s = result["splits"]["lexical"][split], result["splits"]["embed"][split]
+        print(f"{'turn r@10 ' + bm.SPLIT_NAMES[split]:<26}{bm.pct(lex_s['turn_recall_at_10']):>14}{bm.pct(emb_s['turn_recall_at_10']):>14}")
+        print(f"{'session r@5 ' + bm.SPLIT_NAMES[split]:<26}{bm.pct(lex_s['session_recall_at_5']):>14}{bm.pct(emb_s['session_recall_at_5']):>14}")
     print(f"{'off-topic: no hits':<26}{bm.pct(off_lex['no_hits']):>14}{bm.pct(off_emb['no_hits']):>14}")
     print("turn recall@10 by category (embed): " + ", ".join(
         f"cat{k} {bm.pct(v)}" for k, v in hybrid["turn_recall_at_10_by_category"].items()))
-    print(f"semantic config: {vars(semantic)}")
+    print(f"semantic config: {vars(semantic)}; fusion extra_slots {config.extra_slots}")
     e = result["embedding"]
     print(f"embedding: {e['memories']} memories in {e['seconds']} s ({e['per_s']}/s), model load {e['model_load_s']} s")
     if "vectors" in result:

@@ -221,3 +221,71 @@ def test_remember_and_recall_stay_light_unless_switched_on(mem, cave_home):
     assert "HEAVY:\n" in proc.stderr, proc.stderr  # remember never loads the model, even when on
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
     assert "numpy" in proc.stderr.split("HEAVY:")[-1]  # recall does, when on
+
+
+def test_scores_are_normalised_per_query_with_an_absolute_height(mem):
+    s = SemanticScorer(mem.store, config=SemanticConfig(floor=0.2), required=True)
+    out = s._per_query({1: 0.8, 2: 0.5, 3: 0.3, 4: 0.1}, reference=0.3)
+    # the best memory gets the query's height (its cosine through the floor), the reference and
+    # anything below it nothing, the rest in between linearly
+    assert out[1] == pytest.approx((0.8 - 0.2) / 0.8) and 3 not in out and 4 not in out
+    assert out[2] == pytest.approx(out[1] * (0.5 - 0.3) / (0.8 - 0.3))
+    # the vouch threshold is compared with the best score: it still means "best cosine ≥ vouch"
+    assert max(out.values()) >= s._normalise(0.45) and s.threshold == pytest.approx(s._normalise(0.45))
+    # a query whose best cosine is under the floor adds nothing; a flat neighbourhood keeps the best
+    assert s._per_query({1: 0.15, 2: 0.1}, reference=0.05) == {}
+    assert s._per_query({1: 0.6, 2: 0.6, 3: 0.4}, reference=0.6) == {1: pytest.approx(0.5), 2: pytest.approx(0.5)}
+    assert s._per_query({}, reference=0.0) == {}
+
+
+def _stored(scorer, memory_id):
+    import numpy as np
+
+    index = scorer.index
+    index.refresh()
+    return np.array(index._matrix[index.row_of()[memory_id]])
+
+
+def _expected(scorer, own_text, window_text):
+    vectors = scorer.embedder.embed([own_text, window_text])
+    return (vectors[0] + vectors[1]) / 2
+
+
+def test_vectors_carry_the_session_window_and_follow_it(cave_home, tmp_path):
+    import numpy as np
+    from datetime import datetime, timedelta, timezone
+
+    m = Memory(str(cave_home / "mem.db"), cwd=str(tmp_path), scorers=(), merge=False)
+    t0 = datetime(2024, 5, 1, tzinfo=timezone.utc)
+    q = m.remember("Ann: which colour did you pick for the bike?", session="s1", at=t0)
+    a = m.remember("Bo: the blue one", session="s1", at=t0 + timedelta(minutes=1))
+    lone = m.remember("a note without a session")
+    s = SemanticScorer(m.store, required=True)
+    s.index.create()
+    s.sync()
+    assert np.allclose(_stored(s, a.id), _expected(s, a.text, q.text + "\n" + a.text), atol=1e-5)
+    assert np.allclose(_stored(s, lone.id), s.embedder.embed([lone.text])[0], atol=1e-5)  # its own window
+    # a new turn joins the answer's window: the answer is embedded again with it
+    c = m.remember("Ann: nice, blue suits you", session="s1", at=t0 + timedelta(minutes=2))
+    assert s.sync() == {"removed": 0, "added": 1, "pending": 0}
+    assert np.allclose(_stored(s, a.id), _expected(s, a.text, "\n".join([q.text, a.text, c.text])), atol=1e-5)
+    # forgetting the question drops it from its neighbour's window too, not just its own vector
+    on = Memory(m.store.path, cwd=m.cwd, merge=False)
+    assert on.forget(q.id)["vectors_deleted"] == 1
+    assert a.id not in s.index
+    s.sync()
+    assert np.allclose(_stored(s, a.id), _expected(s, a.text, a.text + "\n" + c.text), atol=1e-5)
+    assert len(s.index) == 3
+    m.close()
+
+
+def test_an_index_of_another_recipe_is_rebuilt(mem):
+    from cavemem.embed import MODEL_ID
+    from cavemem.embed.vectors import VectorIndex
+
+    old = VectorIndex(embed.sidecar_dir(mem.store.path), model=MODEL_ID)  # turn-only vectors of an older cavemem
+    old.add([r[0] for r in mem.store.read("SELECT id FROM memories")], [[0.1] * embed.DIM] * len(FACTS))
+    on = Memory(mem.store.path, cwd=mem.cwd)
+    assert [s.name for s in on.scorers] == ["semantic"]  # the old sidecar still switches embeddings on
+    assert on.recall("who recently got a rescue dog?")["hits"][0]["text"] == FACTS[0]
+    assert on.scorers[0].index.manifest["model"] == embed.INDEX_MODEL and len(on.scorers[0].index) == len(FACTS)

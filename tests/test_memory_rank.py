@@ -196,3 +196,34 @@ def test_typos_in_unknown_query_words_are_corrected(mem):
     # short words are never "corrected" into something else
     ranker.rank("boiling point", Filter(projects=("",)), 5, ids.to_micros(T0))
     assert ranker.diagnostics.get("corrected", {}) == {}
+
+
+class _FixedScorer:
+    """An extra scorer with fixed opinions, to test how the ranking fuses one."""
+
+    name = "fixed"
+    weight = 0.1
+    threshold = 0.5
+
+    def __init__(self, scores_by_id):
+        self.scores_by_id = scores_by_id
+
+    def scores(self, query, ctx):
+        rows = ctx.store.read("SELECT seq, id FROM memories")
+        return {seq: self.scores_by_id[mem_id] for seq, mem_id in rows if mem_id in self.scores_by_id}
+
+
+def test_the_last_hit_is_kept_for_an_extra_scorers_own_find(mem):
+    garden = _memories(mem, "long", [f"Eve: the garden plan, part {i}: tomatoes, beans and garden paths" for i in range(12)])
+    quiet = mem.remember("Fay: planted some seedlings on the balcony", session="other", at=T0 + timedelta(hours=3)).id
+    where = Filter(projects=("",))
+    now = ids.to_micros(T0)
+    scorer = _FixedScorer({quiet: 0.9, **{g: 0.2 for g in garden}})
+    ids_of = lambda ranked: [mem.store.by_seq([r.seq])[r.seq].id for r in ranked]  # noqa: E731
+    without = ids_of(Ranker(mem.store, RankConfig(extra_slots=0.0, session_slots=0.0), [scorer]).rank("garden", where, 10, now))
+    assert quiet not in without  # a low weight and no shared word: crowded out by the garden turns
+    fused = ids_of(Ranker(mem.store, RankConfig(extra_slots=0.1, session_slots=0.0), [scorer]).rank("garden", where, 10, now))
+    assert fused[-1] == quiet and fused[:9] == without[:9]
+    # nothing changes for a ranking without extra scorers
+    assert ids_of(Ranker(mem.store, RankConfig(extra_slots=0.5, session_slots=0.0)).rank("garden", where, 10, now)) == \
+        ids_of(Ranker(mem.store, RankConfig(extra_slots=0.0, session_slots=0.0)).rank("garden", where, 10, now))

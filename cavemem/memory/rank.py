@@ -40,6 +40,8 @@ Pipeline for one query (SQLite + a little Python, no model):
 7. **Session slots.** Neighbour and session support let the best session fill the list with its
    own turns; the last ``session_slots`` share of the hits goes to the best hits of sessions not
    among the earlier ones, so a runner-up session (often where the answer is) keeps a place.
+   With an extra scorer, the very last ``extra_slots`` share goes to its own best hits not
+   already listed (the semantic finds that lexical support would otherwise crowd out).
 
 Defaults come from ``scripts/bench_memory.py --tune`` on the LoCoMo development split (a coarse
 grid chosen on conversations 0-2, checked on 3-4, off-topic refusal kept ≥ 95%); every weight can be changed through :class:`RankConfig` or
@@ -88,6 +90,7 @@ class RankConfig:
     expansion_weight: float = 0.15
     expansion_head: int = 1
     session_slots: float = 0.3  # share of the last hits kept for sessions not among the earlier ones
+    extra_slots: float = 0.1  # share of the last hits kept for an extra scorer's own best hits
     typo_fix: int = 1  # 0 turns typo correction of unknown query words off
     extras: tuple[tuple[str, float], ...] = ()  # (scorer name, weight) overrides
 
@@ -363,9 +366,30 @@ class Ranker:
         if cfg.hit_floor > 0 and ranked:
             floor = cfg.hit_floor * ranked[0].score
             ranked = [r for r in ranked if r.score >= floor]
-        if cfg.session_slots > 0:
-            ranked = self._session_slots(ranked, records, limit)
+        extra_slots = int(cfg.extra_slots * limit) if self.extras and any(extra_scores.values()) else 0
+        if cfg.session_slots > 0 and limit > extra_slots:
+            ranked = self._session_slots(ranked, records, limit - extra_slots)
+        if extra_slots:
+            ranked = self._extra_slots(ranked, extra_scores, limit, extra_slots)
         return ranked[:limit]
+
+    @staticmethod
+    def _extra_slots(ranked: list[Ranked], extra_scores: dict, limit: int, slots: int) -> list[Ranked]:
+        """The last ``slots`` hits go to the extra scorers' own best hits not among the earlier
+        ones. Lexical and semantic recall find different answers (on LoCoMo the union of both
+        top-10s holds the evidence far more often than either); in a weighted sum the lexical
+        signals, which also drive neighbour and session support, crowd the semantic finds out."""
+        head = ranked[: limit - slots]
+        taken = {r.seq for r in head}
+        best: dict[int, float] = {}
+        for scores in extra_scores.values():
+            for seq, value in scores.items():
+                if value > best.get(seq, 0.0):
+                    best[seq] = value
+        by_seq = {r.seq: r for r in ranked}
+        tail = [by_seq[seq] for seq in sorted(best, key=lambda q: (-best[q], q)) if seq in by_seq and seq not in taken][:slots]
+        taken.update(r.seq for r in tail)
+        return head + tail + [r for r in ranked if r.seq not in taken]
 
     def _session_slots(self, ranked: list[Ranked], records, limit: int) -> list[Ranked]:
         """The last ``session_slots`` share of the hits go to the best hits of sessions that the
