@@ -53,7 +53,7 @@ class SemanticConfig:
     ref_rank: int = 20  # the cosine of the ref_rank-th nearest memory maps to 0 within a query
     vouch: float = 0.45  # cosine at which a query is on-topic on meaning alone
     top_k: int = 40  # own nearest memories that join the candidate pool
-    backfill: int = 256  # memories embedded per recall when the index lags behind the store
+    backfill: int = 64  # memories embedded per recall when the index lags (two embeddings each: ~5 s at worst)
     neighbors: float = 0.0  # share of a hit's score lent to its session neighbours (0 = off)
     neighbor_seeds: int = 5  # how many of the best hits lend it
 
