@@ -4,7 +4,9 @@
     python scripts/bench_memory.py                    # everything; table + bench-results/bench_memory.json
     python scripts/bench_memory.py --skip-scale       # LoCoMo + off-topic only (about a minute)
     python scripts/bench_memory.py --fusion context=0 # try other fusion weights
-    python scripts/bench_memory.py --tune             # coarse weight grid, tuned on conversations 0-2,
+    python scripts/bench_memory.py --tune             # coarse grid (session, session_slots, context,
+                                                      # expansion_weight, min_coverage_known), chosen on
+                                                      # conversations 0-2 with off-topic refusal >= 95%,
                                                       # checked on 3-4
     python scripts/bench_memory.py --embed            # add the [embed] semantic scorer (extra column)
 
@@ -20,7 +22,9 @@ as project. Questions of categories 1-4 that have evidence ids are asked with ``
   newest version);
 - session recall@5: an evidence session is among the first five distinct sessions of the hits;
 - tokens injected per question (inferred o200k), recall latency in process (p50/p95);
-- refused: on-topic questions for which recall returned nothing.
+- refused: on-topic questions for which recall returned nothing;
+- every figure for all questions, and turn/session recall for the tuning conversations (0-2)
+  and the check conversations (3-4) apart.
 
 A plain SQLite FTS5 baseline (porter tokenizer, one row per turn, question words OR'ed, bm25) is
 measured in the same run on the same turns.

@@ -3,9 +3,13 @@
 embedding throughput, and a grid that picks the scorer's defaults.
 
     python scripts/bench_memory_embed.py            # measure with the current defaults
-    python scripts/bench_memory_embed.py --tune     # grid (weight, floor, neighbors; then vouch); chosen on
-                                                    # conversations 0-2, checked on 3-4
-    python scripts/bench_memory_embed.py --scale 100000   # also vector search + sync at 100k
+    python scripts/bench_memory_embed.py --tune     # grid (weight, ref_rank, extra_slots; then vouch);
+                                                    # chosen on conversations 0-2, checked on 3-4
+    python scripts/bench_memory_embed.py --scale 100000   # also vector search at 100k
+
+The table reports every LoCoMo figure for all 760 questions and turn/session recall for the
+tuning (0-2) and check (3-4) conversations apart. Embedding throughput counts memories: each
+takes two embeddings (its text and its session window).
 
 Same store, questions and metrics as ``scripts/bench_memory.py`` (it imports that script's
 loaders and scorers): every LoCoMo turn is remembered through ``Memory.remember``; questions of
