@@ -282,3 +282,37 @@ def test_best_of_json_uses_the_engines_counter(monkeypatch):
         assert res.token_count_basis == "best-of-test"
         assert (res.method, res.lossless_to_model) == (method, lossless), (toon, elision, res.to_json())
         assert res.tokens_after == min(toon, elision)
+
+
+class _FlakyCounter(_Counter):
+    """Fails the first count of the whole input (the helper thread's), then counts bytes."""
+
+    def __init__(self, size):
+        self.size = size
+        self.failed = False
+
+    def count(self, data):
+        if len(data) == self.size and not self.failed:
+            self.failed = True
+            raise RuntimeError("counter hiccup")
+        return len(data)
+
+
+def test_big_inputs_are_counted_beside_the_compressor_with_the_same_figures():
+    from cavemem.engine.core import PARALLEL_COUNT_MIN_BYTES
+    from cavemem.tokens import O200kCounter
+
+    rows = [{"id": i, "status": "ok" if i % 97 else "error", "name": f"item-{i}"} for i in range(40_000)]
+    data = json.dumps({"results": rows}).encode()
+    assert len(data) >= PARALLEL_COUNT_MIN_BYTES
+    counter = O200kCounter()
+    res = Engine(store=open_ccr(":memory:"), counter=counter).compress(data)
+    assert res.tokens_before == counter.count(data) and res.tokens_after == counter.count(res.output)
+    assert res.recovery_handle and res.tokens_after < res.tokens_before
+
+    # A helper thread that dies still yields the exact count: the caller counts again itself.
+    eng = _engine()
+    big = b"0123456789" * (PARALLEL_COUNT_MIN_BYTES // 10 + 1)
+    eng.counter = _FlakyCounter(len(big))
+    res = eng.compress(big, type="shrink")
+    assert res.tokens_before == len(big) and res.tokens_after == len(big) // 2
