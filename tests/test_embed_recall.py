@@ -289,3 +289,26 @@ def test_an_index_of_another_recipe_is_rebuilt(mem):
     assert [s.name for s in on.scorers] == ["semantic"]  # the old sidecar still switches embeddings on
     assert on.recall("who recently got a rescue dog?")["hits"][0]["text"] == FACTS[0]
     assert on.scorers[0].index.manifest["model"] == embed.INDEX_MODEL and len(on.scorers[0].index) == len(FACTS)
+
+
+def test_feedback_moves_the_question_toward_its_best_hits_but_keeps_its_height(mem):
+    import numpy as np
+
+    s = SemanticScorer(mem.store, config=SemanticConfig(feedback=0.5, feedback_docs=1), required=True)
+    s.index.create()
+    s.sync()
+    q = s.embedder.embed_one("who recently got a rescue dog?")
+    hit = s.index.ids()[0]
+    v = s.index.vectors([hit])[0]
+    moved = s._with_feedback(q, [(0, hit)])
+    assert float(np.linalg.norm(moved)) == pytest.approx(1.0, abs=1e-5)
+    assert float(moved @ v) > float(np.asarray(q) @ v)
+    assert s._with_feedback(q, [(0, "mem_unknown")]) is q  # nothing to learn from: unchanged
+    assert len(s.index.vectors(["mem_unknown", hit])) == 1
+    # the vouch height is the question's own best cosine, not the moved query's
+    out = s._per_query({1: 0.9, 2: 0.6}, reference=0.3, asked_best=0.5)
+    assert out[1] == pytest.approx(s._normalise(0.5))
+    # an off-topic question stays refused with feedback on
+    on = enabled(mem)
+    assert on.scorers[0].config.feedback > 0
+    assert on.recall("what is the boiling point of ethanol?")["hits"] == []

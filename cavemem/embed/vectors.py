@@ -182,6 +182,12 @@ class VectorIndex:
         sims = matrix[rows] @ np.asarray(query, dtype=np.float32)
         return {ids[r].decode("ascii"): float(s) for r, s in zip(rows, sims)}
 
+    def vectors(self, memory_ids):
+        """The stored vectors of the given memories that have one, in the given order."""
+        row_of = self.row_of()
+        rows = [row_of[m] for m in memory_ids if m in row_of]
+        return self._matrix[rows] if rows else self.np.zeros((0, self.dim), dtype=self.np.float32)
+
     # -- writing -----------------------------------------------------------------------------
     def _commit(self, generation: int, rows: int, fingerprint=None) -> None:
         manifest = {
