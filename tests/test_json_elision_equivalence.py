@@ -296,23 +296,22 @@ def test_compressor_equals_the_straightforward_path_on_random_arrays(monkeypatch
     assert sum(out is not None for out in fast) >= 20  # the arrays really were elided
 
 
+def _bench_engine():
+    """``scripts/bench_engine.py`` as a module: the test uses the benchmark's own generator."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "scripts" / "bench_engine.py"
+    spec = importlib.util.spec_from_file_location("bench_engine", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def test_bench_shaped_array_equals_the_straightforward_path(monkeypatch):
-    """~1 MB in the benchmark's shape: ~1 % error rows and 0.5 % latency outliers scattered, so
-    hundreds of short elided runs, each with its own marker summary."""
-    r = random.Random(11)
-    rows = [
-        {
-            "id": i,
-            "name": f"item-{i}",
-            "status": "error" if r.random() < 0.01 else "ok",
-            "latency_ms": r.randint(5, 120) if r.random() > 0.005 else 9999,
-            "region": r.choice(["eu-west-1", "us-east-1", "ap-south-1"]),
-            "tags": r.sample(["alpha", "beta", "gamma", "delta", "prod", "canary"], 2),
-            "owner": f"team-{r.randint(1, 12)}",
-        }
-        for i in range(9000)
-    ]
-    data = json.dumps({"results": rows, "count": len(rows)}).encode()
+    """1 MB of the benchmark's JSON array: ~1 % error rows and 0.5 % latency outliers scattered,
+    so hundreds of short elided runs, each with its own marker summary."""
+    data = _bench_engine().make_json(1 << 20)
     fast = JSONCompressor().compress(data)
     with monkeypatch.context() as m:
         _straightforward(m)
