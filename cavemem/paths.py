@@ -33,6 +33,21 @@ def ensure_private_dir(path: str) -> str:
     return path
 
 
+def write_private_file(path: str, data: bytes, *, exclusive: bool = False, sync: bool = True) -> None:
+    """Write ``data`` to a 0600 file (truncating it, or refusing an existing one when
+    ``exclusive``), every byte, fsynced unless ``sync`` is off. Raises OSError."""
+    flags = os.O_WRONLY | os.O_CREAT | (os.O_EXCL if exclusive else os.O_TRUNC)
+    fd = os.open(path, flags, 0o600)
+    try:
+        view = memoryview(data).cast("B")
+        while view:
+            view = view[os.write(fd, view):]
+        if sync:
+            os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
 def ccr_db_path() -> str:
     env = os.environ.get("CAVEMAN_CCR_DB", "")
     if env:

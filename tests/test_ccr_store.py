@@ -185,3 +185,18 @@ def test_handle_normalization():
     h = "ccr_58100dc8fc06562ce3e578231dc948e0"
     for form in (h, f" {h} ", f"ccr://{h}", f"ccr:// {h}/", f"<<ccr:{h}>>", f"<< ccr://{h} >>", f"ccr:{h}"):
         assert normalize_handle(form) == h
+
+
+def test_private_files_are_written_whole_with_mode_0600(tmp_path):
+    from cavemem.paths import write_private_file
+
+    path = str(tmp_path / "f.bin")
+    payload = os.urandom(3 << 20)  # more than one write(2) may take at once on some systems
+    write_private_file(path, payload)
+    assert open(path, "rb").read() == payload
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    write_private_file(path, b"short", sync=False)  # truncates
+    assert open(path, "rb").read() == b"short"
+    with pytest.raises(FileExistsError):
+        write_private_file(path, b"x", exclusive=True)
+    assert open(path, "rb").read() == b"short"

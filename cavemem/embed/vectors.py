@@ -24,6 +24,7 @@ import os
 import threading
 from contextlib import contextmanager
 
+from ..paths import write_private_file
 from . import DIM, INDEX_MODEL
 
 FORMAT = 1
@@ -33,15 +34,6 @@ MANIFEST = "manifest.json"
 
 class IndexCorrupt(Exception):
     """The sidecar cannot be read consistently; callers rebuild it."""
-
-
-def _write_private(path: str, data: bytes) -> None:
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    try:
-        os.write(fd, data)
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 @contextmanager
@@ -199,7 +191,7 @@ class VectorIndex:
             "fingerprint": fingerprint,
         }
         tmp = os.path.join(self.dir, f".{MANIFEST}.{os.getpid()}.tmp")
-        _write_private(tmp, json.dumps(manifest, sort_keys=True).encode())
+        write_private_file(tmp, json.dumps(manifest, sort_keys=True).encode())
         os.replace(tmp, os.path.join(self.dir, MANIFEST))
 
     @contextmanager
@@ -310,8 +302,8 @@ class VectorIndex:
             _check_id(ident)
         mpath, ipath = self._paths(generation)
         data = b"" if matrix is None else self.np.ascontiguousarray(matrix, dtype="<f4").tobytes()
-        _write_private(mpath, data)
-        _write_private(ipath, b"".join(i.encode("ascii") for i in ids))
+        write_private_file(mpath, data)
+        write_private_file(ipath, b"".join(i.encode("ascii") for i in ids))
         self._commit(generation, len(ids), fingerprint)
         for name in os.listdir(self.dir):  # old generations: readers that still map them keep working (POSIX)
             parts = name.split(".")

@@ -37,13 +37,9 @@ def write(entry: dict) -> str:
     os.makedirs(d, mode=0o700, exist_ok=True)
     name = f"{time.time_ns():020d}-{os.getpid()}.json"
     tmp = os.path.join(d, "." + name + ".tmp")
-    data = json.dumps(entry, ensure_ascii=False).encode("utf-8", "surrogatepass")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    try:
-        os.write(fd, data)
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    from ..paths import write_private_file
+
+    write_private_file(tmp, json.dumps(entry, ensure_ascii=False).encode("utf-8", "surrogatepass"), exclusive=True)
     final = os.path.join(d, name)
     os.replace(tmp, final)
     return final
@@ -188,13 +184,11 @@ def _unlink(path: str) -> None:
 
 
 def _rewrite(path: str, entry: dict) -> None:
+    from ..paths import write_private_file
+
     tmp = path + ".tmp"
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        try:
-            os.write(fd, json.dumps(entry, ensure_ascii=False).encode("utf-8", "surrogatepass"))
-        finally:
-            os.close(fd)
+        write_private_file(tmp, json.dumps(entry, ensure_ascii=False).encode("utf-8", "surrogatepass"), sync=False)
         os.replace(tmp, path)
     except OSError:
         pass
