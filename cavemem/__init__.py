@@ -34,5 +34,9 @@ def __getattr__(name: str):
     import importlib
 
     value = getattr(importlib.import_module(target[0]), target[1])
+    if name == "Memory":  # the API layer plugs optional scorers into memory (memory never imports them)
+        from .embed.plugin import register
+
+        register()
     globals()[name] = value
     return value

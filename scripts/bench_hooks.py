@@ -83,7 +83,7 @@ def main() -> None:
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # measure what users run: cached bytecode
     os.environ.update(CAVEMAN_HOME=str(home))
 
-    from cavemem.memory.api import Memory
+    from cavemem import Memory
 
     m = Memory(cwd=str(project))
     topics = ["deploy", "billing", "kafka", "postgres", "react", "terraform", "oauth", "pytest", "docker", "nginx"]

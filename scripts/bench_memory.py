@@ -108,7 +108,7 @@ def dia_key(dia: str) -> tuple[int, int] | None:
 
 def build_memory_store(convs, path: str, **memory_kwargs):
     """Remember every turn; returns (Memory, {conv: {memory id: {(session, turn)}}}, stats)."""
-    from cavemem.memory.api import Memory
+    from cavemem import Memory
 
     m = Memory(path, **memory_kwargs)
     turns_of: dict[str, dict[str, set]] = {}
@@ -343,7 +343,7 @@ def _cli(*args: str, env: dict, stdin=None) -> subprocess.CompletedProcess:
 
 
 def eval_scale(n: int, queries: int = 200, cli_runs: int = 20, fusion: str = "") -> dict:
-    from cavemem.memory.api import Memory
+    from cavemem import Memory
     from cavemem.memory.analyze import STOPWORDS
 
     work = Path(tempfile.mkdtemp(prefix="cavemem-bench-"))
@@ -568,7 +568,7 @@ def main() -> None:
     result["locomo"]["splits"] = {"cavemem": split_summaries(convs, rows)}
     result["locomo"]["fts5_baseline"] = eval_fts5_baseline(convs)
     if args.embed:
-        from cavemem.memory.api import Memory
+        from cavemem import Memory
 
         me = Memory(str(work / "mem.db"), rank_config=config, cwd=str(work), scorers=["embed"])
         me.scorers[0].sync()  # embed every turn first: a recall only backfills a bounded batch

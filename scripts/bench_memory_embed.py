@@ -67,7 +67,7 @@ def make_scorer(m, embedder, **tuning):
 
 def with_scorer(m, config, scorer):
     """A Memory over the same store that fuses ``scorer`` (bench_memory's evals take a Memory)."""
-    from cavemem.memory.api import Memory
+    from cavemem import Memory
 
     return Memory(store=m.store, rank_config=config, cwd=m.cwd, scorers=[scorer] if scorer else [])
 
@@ -153,7 +153,7 @@ def main() -> None:
     from cavemem.embed import require_installed
     from cavemem.embed.embedder import shared_embedder
     from cavemem.embed.scorer import SemanticConfig
-    from cavemem.memory.api import Memory
+    from cavemem import Memory
     from cavemem.memory.rank import config_from_env
 
     require_installed()

@@ -13,7 +13,7 @@ import pytest
 
 import cavemem.embed as embed
 from cavemem.embed.scorer import SemanticConfig, SemanticScorer, config_from_env, store_fingerprint
-from cavemem.memory.api import Memory
+from cavemem import Memory
 
 FACTS = [
     "Caroline adopted a puppy from the animal shelter last week",

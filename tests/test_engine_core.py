@@ -7,7 +7,7 @@ import json
 import pytest
 
 from cavemem.compressors.base import Compressor, Metadata
-from cavemem.engine import safety
+from cavemem.compressors import safety
 from cavemem.engine.core import Engine, normalize_mode
 from cavemem.engine.registry import Entry, Registry
 from cavemem.store.ccr import open_ccr

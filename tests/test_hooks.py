@@ -65,7 +65,7 @@ def project(tmp_path) -> Path:
 
 @pytest.fixture
 def memory(cave_home, project):
-    from cavemem.memory.api import Memory
+    from cavemem import Memory
 
     m = Memory(cwd=str(project))
     yield m

@@ -179,7 +179,7 @@ def test_stdout_is_only_json_rpc(cave_home):
 @pytest.fixture
 def tools(tmp_path):
     from cavemem.engine.core import Engine
-    from cavemem.memory.api import Memory
+    from cavemem import Memory
     from cavemem.store.ccr import open_ccr
 
     t = Tools(memory=Memory(str(tmp_path / "mem.db"), cwd=str(tmp_path)), engine=Engine(store=open_ccr(str(tmp_path / "ccr.db"))))

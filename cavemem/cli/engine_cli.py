@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ..errors import CaveError
 from . import io
+from .io import Fatal, read_stdin_or_fatal
 
 USAGE = (
     "caveman-engine compress | detect | retrieve <handle> | stats | registry | toon encode|decode"
@@ -18,19 +19,10 @@ USAGE = (
 
 # Subcommands implemented outside this module: name -> "module:function(argv) -> int".
 EXTERNAL = {
-    "toon": "cavemem.toon.cli:engine_main",
-    "evals": "cavemem.evals.cli:engine_main",
-    "pixel": "cavemem.pixel.cli:engine_main",
+    "toon": "cavemem.cli.commands.toon:engine_main",
+    "evals": "cavemem.cli.commands.evals:engine_main",
+    "pixel": "cavemem.cli.commands.pixel:engine_main",
 }
-
-
-class Fatal(Exception):
-    """``message\\n`` on stderr and exit 1 (Go's fatal)."""
-
-    def __init__(self, message: str, code: int = 1):
-        super().__init__(message)
-        self.message = message
-        self.code = code
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -65,15 +57,6 @@ def run(argv: list[str]) -> int:
         return getattr(mod, fn)(rest)
     io.write_stderr_line(f"unknown caveman-engine subcommand: {cmd}")
     return 2
-
-
-def read_stdin_or_fatal() -> bytes:
-    try:
-        return io.read_stdin()
-    except io.InputTooLarge:
-        raise Fatal(f"read stdin: cave_input_too_large: stdin exceeds {io.STDIN_LIMIT} bytes") from None
-    except OSError as exc:
-        raise Fatal(f"read stdin: {exc}") from None
 
 
 def check_store_config() -> None:

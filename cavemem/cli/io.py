@@ -96,3 +96,21 @@ def exit_now(code: int) -> None:
     except Exception:
         pass
     os._exit(code)
+
+
+class Fatal(Exception):
+    """``message\\n`` on stderr and exit 1 (Go's fatal)."""
+
+    def __init__(self, message: str, code: int = 1):
+        super().__init__(message)
+        self.message = message
+        self.code = code
+
+
+def read_stdin_or_fatal() -> bytes:
+    try:
+        return read_stdin()
+    except InputTooLarge:
+        raise Fatal(f"read stdin: cave_input_too_large: stdin exceeds {STDIN_LIMIT} bytes") from None
+    except OSError as exc:
+        raise Fatal(f"read stdin: {exc}") from None

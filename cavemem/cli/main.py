@@ -12,33 +12,33 @@ from . import io
 
 # name -> (module, one-line summary). Order is the order shown in --help.
 COMMANDS: dict[str, tuple[str, str]] = {
-    "compress": ("cavemem.cli.cmd_engine:compress", "compress stdin; stdout = smaller payload, stderr = JSON report"),
-    "retrieve": ("cavemem.cli.cmd_engine:retrieve", "print the exact original behind a recovery handle"),
-    "detect": ("cavemem.cli.cmd_engine:detect", "print the detected content type of stdin"),
-    "simulate": ("cavemem.cli.cmd_engine:simulate", "dry-run compress: print what it would save, store nothing"),
-    "stats": ("cavemem.cli.cmd_engine:stats", "recovery-store totals by content type"),
-    "registry": ("cavemem.cli.cmd_engine:registry", "the compressor capability manifest"),
+    "compress": ("cavemem.cli.commands.engine:compress", "compress stdin; stdout = smaller payload, stderr = JSON report"),
+    "retrieve": ("cavemem.cli.commands.engine:retrieve", "print the exact original behind a recovery handle"),
+    "detect": ("cavemem.cli.commands.engine:detect", "print the detected content type of stdin"),
+    "simulate": ("cavemem.cli.commands.engine:simulate", "dry-run compress: print what it would save, store nothing"),
+    "stats": ("cavemem.cli.commands.engine:stats", "recovery-store totals by content type"),
+    "registry": ("cavemem.cli.commands.engine:registry", "the compressor capability manifest"),
 }
 
 # Commands provided by later modules register here (module path, summary); absent modules are
 # reported as unavailable rather than crashing the CLI.
 COMMANDS.update(
     {
-        "toon": ("cavemem.toon.cli:cavemem_command", "TOON encode/decode with a round-trip proof"),
-        "evals": ("cavemem.evals.cli:cavemem_command", "run graded eval fixtures (CI gate)"),
-        "pixel": ("cavemem.pixel.cli:cavemem_command", "render text to PNG pages / simulate request transforms"),
-        "remember": ("cavemem.memory.cli:remember", "store a memory (raw text first; idempotent)"),
-        "recall": ("cavemem.memory.cli:recall", "ranked memories for a query, packed under a token budget"),
-        "supersede": ("cavemem.memory.cli:supersede", "replace a memory, keeping its history"),
-        "history": ("cavemem.memory.cli:history", "a memory's versions, oldest to current"),
-        "forget": ("cavemem.memory.cli:forget", "delete memories (by id, project, date or tag)"),
-        "list": ("cavemem.memory.cli:list_", "list memories"),
-        "show": ("cavemem.memory.cli:show", "show one memory"),
-        "export": ("cavemem.memory.cli:export", "write memories as JSON lines"),
-        "import": ("cavemem.memory.cli:import_", "read memories from JSON lines (dedup)"),
+        "toon": ("cavemem.cli.commands.toon:cavemem_command", "TOON encode/decode with a round-trip proof"),
+        "evals": ("cavemem.cli.commands.evals:cavemem_command", "run graded eval fixtures (CI gate)"),
+        "pixel": ("cavemem.cli.commands.pixel:cavemem_command", "render text to PNG pages / simulate request transforms"),
+        "remember": ("cavemem.cli.commands.memory:remember", "store a memory (raw text first; idempotent)"),
+        "recall": ("cavemem.cli.commands.memory:recall", "ranked memories for a query, packed under a token budget"),
+        "supersede": ("cavemem.cli.commands.memory:supersede", "replace a memory, keeping its history"),
+        "history": ("cavemem.cli.commands.memory:history", "a memory's versions, oldest to current"),
+        "forget": ("cavemem.cli.commands.memory:forget", "delete memories (by id, project, date or tag)"),
+        "list": ("cavemem.cli.commands.memory:list_", "list memories"),
+        "show": ("cavemem.cli.commands.memory:show", "show one memory"),
+        "export": ("cavemem.cli.commands.memory:export", "write memories as JSON lines"),
+        "import": ("cavemem.cli.commands.memory:import_", "read memories from JSON lines (dedup)"),
         "mcp": ("cavemem.mcp.server:command", "serve memory + engine tools over MCP (stdio)"),
-        "hook": ("cavemem.hooks.cli:command", "Claude Code hooks (session-start, user-prompt, stop, install)"),
-        "embed": ("cavemem.embed.cli:embed_command", "semantic recall on/off for the memory store ([embed] extra)"),
+        "hook": ("cavemem.cli.commands.hook:command", "Claude Code hooks (session-start, user-prompt, stop, install)"),
+        "embed": ("cavemem.cli.commands.embed:embed_command", "semantic recall on/off for the memory store ([embed] extra)"),
     }
 )
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..engine.safety import S4
+from .safety import S4
 
 
 @dataclass

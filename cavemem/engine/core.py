@@ -16,7 +16,7 @@ from __future__ import annotations
 import threading
 
 from ..errors import BudgetExceeded, CaveError, UnknownHandle
-from . import safety
+from ..compressors import safety
 from .detect import detect
 from .registry import Registry, default_registry
 from .result import Result, SimResult

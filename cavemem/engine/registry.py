@@ -12,7 +12,7 @@ import importlib
 import threading
 from dataclasses import dataclass
 
-from . import safety
+from ..compressors import safety
 
 ALL_KINDS = ["artifact", "history", "skill", "tool_result"]
 

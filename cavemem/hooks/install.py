@@ -24,7 +24,7 @@ import sys
 
 from ..errors import CaveError
 
-TIMEOUT_SECONDS = 5  # Claude Code's own limit; cavemem gives up far earlier (see hooks.cli)
+TIMEOUT_SECONDS = 5  # Claude Code's own limit; cavemem gives up far earlier (see cli.commands.hook)
 EVENTS = (
     ("SessionStart", "session-start", "startup|clear|compact"),
     ("UserPromptSubmit", "user-prompt", None),

@@ -171,7 +171,7 @@ def drain(memory_factory=None, max_rounds: int = 20) -> dict:
 
 
 def _default_memory(cwd: str | None):
-    from ..memory.api import Memory
+    from .. import Memory
 
     return Memory(cwd=cwd)
 

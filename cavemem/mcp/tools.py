@@ -205,7 +205,7 @@ class Tools:
 
     def memory(self):
         if self._memory is None:
-            from ..memory.api import Memory
+            from .. import Memory
 
             self._memory = Memory()
         return self._memory

@@ -27,6 +27,7 @@ from . import ids, project as projects
 from .rank import ExtraScorer, RankConfig, Ranker, config_from_env
 from .model import (KINDS, MAX_MEMORY_BYTES, Filter, MemoryRecord, as_text, clean_list, optional_text, require_kind,
                     too_large, utf8_len)
+from . import plugins
 from .store import MemoryStore, bump_corpus, delete_row, index_terms, insert_row, mark_superseded, open_memory_store
 
 if TYPE_CHECKING:
@@ -34,11 +35,6 @@ if TYPE_CHECKING:
 
 DEFAULT_LIMIT = 5
 DEFAULT_TOKEN_BUDGET = 2000
-
-# Optional scorers by name: "module:Class", constructed with the Memory's store. The [embed] extra
-# provides "embed"; when its module cannot be imported the error says which extra to install.
-SCORERS: dict[str, str] = {"embed": "cavemem.embed.scorer:SemanticScorer"}
-
 
 class Memory:
     """Durable memory over one SQLite store.
@@ -73,9 +69,7 @@ class Memory:
         self.rank_config = rank_config or config_from_env()
         self.clock = clock or ids.utc_now
         if scorers is None:  # default: semantic vectors when the [embed] extra is on for this store
-            from ..embed import default_scorers
-
-            scorers = default_scorers(self.store.path)
+            scorers = plugins.defaults_for(self.store.path)
         self.scorers = [self._scorer(s) for s in scorers]
         self._packer = None
 
@@ -92,14 +86,11 @@ class Memory:
     def _scorer(self, spec) -> ExtraScorer:
         if not isinstance(spec, str):
             return spec
-        target = SCORERS.get(spec)
-        if target is None:
-            raise CaveError("cave_invalid_config", f"unknown scorer {spec!r} (known: {', '.join(SCORERS)})")
-        import importlib
-
-        module, _, cls = target.partition(":")
+        plugin = plugins.get(spec)
+        if plugin is None:
+            raise CaveError("cave_invalid_config", f"unknown scorer {spec!r} (known: {', '.join(plugins.names())})")
         try:
-            return getattr(importlib.import_module(module), cls)(self.store)
+            return plugin.create(self.store)
         except ImportError as exc:
             raise CaveError("cave_invalid_config", f"scorer {spec!r} is not installed ({exc}); pip install 'cavemem[{spec}]'") from exc
 
@@ -348,10 +339,8 @@ class Memory:
         [embed] extra is on for the store, their vectors (best effort; never blocks forget)."""
         if not gone:
             return {}
-        from ..embed import forget_vectors
-
-        # no-op unless [embed] is on; session neighbours' vectors held the text in their windows
-        vectors = forget_vectors(self.store.path, [r.id for r in gone], lambda: self._session_neighbours(gone))
+        # no-op unless a plugin keeps derived data; session neighbours' vectors held the text in their windows
+        vectors = plugins.forget_everywhere(self.store.path, [r.id for r in gone], lambda: self._session_neighbours(gone))
         out = self._purge_ccr(gone)
         for key, value in vectors.items():
             out[key] = out.get(key, []) + value if key == "warnings" else value

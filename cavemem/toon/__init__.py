@@ -5,7 +5,7 @@
 - :mod:`.jsonvalue` — the strict JSON value model (literal numbers, no duplicate keys).
 - :mod:`.dialect` — the caveman dialect encoder/decoder (spec engine-compressors §4).
 - :mod:`.standard` — python-toon wrapper and the independent cross-check.
-- :mod:`.cli` — ``cavemem toon`` and ``caveman-engine toon``.
+- ``cavemem toon`` and ``caveman-engine toon`` live in :mod:`cavemem.cli.commands.toon`.
 
-Nothing is imported here so ``import cavemem.toon.cli`` stays cheap.
+Nothing is imported here so importing the toon command stays cheap.
 """

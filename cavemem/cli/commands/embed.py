@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import time
 
-from ..cli import io
-from ..cli.args import Arg, Command, Opt, command
+from cavemem.cli import io
+from cavemem.cli.args import Arg, Command, Opt, command
 
 
 def _report(obj: dict, human: str, as_json: bool) -> None:
@@ -19,7 +19,7 @@ def _report(obj: dict, human: str, as_json: bool) -> None:
 
 
 def _open_store():
-    from ..memory.store import open_memory_store
+    from cavemem.memory.store import open_memory_store
 
     return open_memory_store()
 
@@ -39,8 +39,8 @@ def _open_store():
     )
 )
 def embed_command(opts: dict) -> int:
-    from . import require_installed, sidecar_dir, status
-    from ..errors import invalid_arguments
+    from cavemem.embed import require_installed, sidecar_dir, status
+    from cavemem.errors import invalid_arguments
 
     action = opts["action"] or "status"
     as_json = opts["json"]
@@ -54,7 +54,7 @@ def embed_command(opts: dict) -> int:
             rep["index"] = sidecar_dir(path)
             rep["memories"] = store.read("SELECT count(*) FROM memories")[0][0]
             if rep["installed"] and rep["switched_on"]:
-                from .vectors import VectorIndex
+                from cavemem.embed.vectors import VectorIndex
 
                 ix = VectorIndex(sidecar_dir(path))
                 rep["vectors"] = len(ix) if ix.exists() else 0
@@ -74,9 +74,9 @@ def embed_command(opts: dict) -> int:
             _report({"enabled": False, "index": sidecar_dir(path)}, f"semantic recall off; deleted {sidecar_dir(path)}", as_json)
             return 0
         require_installed()
-        from .scorer import SemanticScorer
+        from cavemem.embed.scorer import SemanticScorer
 
-        from .embedder import Embedder
+        from cavemem.embed.embedder import Embedder
 
         import os
 

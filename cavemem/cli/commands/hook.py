@@ -23,7 +23,7 @@ import os
 import threading
 import time
 
-from ..cli import io
+from cavemem.cli import io
 
 DEFAULT_DEADLINE_MS = 1000
 LOCK_WAIT_MS = 100
@@ -54,12 +54,12 @@ def command(argv) -> int:
     if argv[0] == "install":
         return _install(argv[1:])
     if argv[0] == "drain":  # the detached writer started by the stop hook
-        from .spool import drain
+        from cavemem.hooks.spool import drain
 
         drain()
         return 0
     if argv[0] == "warm":  # detached: build the token-rank cache a hook ran out of time for
-        from ..tokens import count_tokens
+        from cavemem.tokens import count_tokens
 
         count_tokens("cavemem")
         return 0
@@ -127,11 +127,11 @@ def _warm_later() -> None:
     """A first run on a fresh home spends most of its time building the token-rank cache; if the
     deadline cut that short, finish it in a detached process so the next hook is fast."""
     try:
-        from .. import paths, tokens
+        from cavemem import paths, tokens
 
         if os.path.exists(os.path.join(paths.cache_dir(), tokens._CACHE_FILE)):
             return
-        from .spool import start_detached
+        from cavemem.hooks.spool import start_detached
 
         start_detached("warm")
     except Exception:  # noqa: BLE001 - best effort
@@ -140,7 +140,7 @@ def _warm_later() -> None:
 
 def handle(name: str, raw: bytes) -> dict | None:
     """The hook's stdout object for event ``name`` and stdin ``raw`` (None = print nothing)."""
-    from . import claude_code
+    from cavemem.hooks import claude_code
 
     event = claude_code.parse_event(raw)
     if name == "stop":
@@ -158,7 +158,7 @@ def handle(name: str, raw: bytes) -> dict | None:
 
 
 def _store_path() -> str:
-    from .. import paths
+    from cavemem import paths
 
     env = os.environ.get("CAVEMAN_MEM_DB", "")
     return env if env else os.path.join(paths.home_dir(), "mem.db")
@@ -166,15 +166,15 @@ def _store_path() -> str:
 
 def _open_memory(db: str, cwd: str | None):
     """A Memory for reading in a hook: short lock waits, semantic recall only if switched on."""
-    from ..embed import default_scorers
-    from ..engine.core import Engine
-    from ..memory.api import Memory
-    from ..memory.store import open_memory_store
+    from cavemem.embed import default_scorers
+    from cavemem.engine.core import Engine
+    from cavemem import Memory
+    from cavemem.memory.store import open_memory_store
 
     store = open_memory_store(db)
     scorers: list = []
     if os.environ.get("CAVEMAN_HOOK_EMBED", "").strip().lower() in ("1", "true", "yes", "on") and default_scorers(db):
-        from ..embed.scorer import SemanticScorer, config_from_env
+        from cavemem.embed.scorer import SemanticScorer, config_from_env
 
         scorers = [SemanticScorer(store, config=config_from_env().with_overrides(f"backfill={EMBED_BACKFILL}"))]
     engine = Engine()
@@ -193,7 +193,7 @@ def _short_waits(db) -> None:
 
 def _stop(event: dict) -> None:
     """Spool what the turn asked to remember and start the writer; prints nothing."""
-    from . import claude_code, spool
+    from cavemem.hooks import claude_code, spool
 
     items = claude_code.remember_requests(event)
     if not items:
@@ -208,9 +208,9 @@ def _stop(event: dict) -> None:
 
 
 def _install(argv: list[str]) -> int:
-    from ..cli.args import Command, HelpRequested, Opt
-    from ..errors import CaveError
-    from . import install
+    from cavemem.cli.args import Command, HelpRequested, Opt
+    from cavemem.errors import CaveError
+    from cavemem.hooks import install
 
     spec = Command(
         "cavemem hook install",

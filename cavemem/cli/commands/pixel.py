@@ -15,9 +15,9 @@ from __future__ import annotations
 import json
 import os
 
-from ..cli import io
-from ..cli.args import Arg, Command, Opt, parse_verb, positive_int
-from ..errors import CaveError
+from cavemem.cli import io
+from cavemem.cli.args import Arg, Command, Opt, parse_verb, positive_int
+from cavemem.errors import CaveError
 
 RENDER_USAGE = (
     "usage: caveman-engine pixel render [--cols N] [--multicol N] [--density conservative|balanced|max]"
@@ -42,8 +42,8 @@ USAGE_TEXT = "\n".join(
 
 
 def engine_main(argv: list[str]) -> int:
-    """``caveman-engine pixel …`` (fatals raise :class:`~cavemem.cli.engine_cli.Fatal`)."""
-    from ..cli.engine_cli import Fatal
+    """``caveman-engine pixel …`` (fatals raise :class:`~cavemem.cli.io.Fatal`)."""
+    from cavemem.cli.io import Fatal
 
     if not argv:
         io.write_stderr_line(USAGE_TEXT)
@@ -60,7 +60,7 @@ def engine_main(argv: list[str]) -> int:
 
 
 def _positive(flag: str, value: str | None) -> int:
-    from ..cli.engine_cli import Fatal
+    from cavemem.cli.io import Fatal
 
     try:
         n = int(value or "", 10)
@@ -72,8 +72,8 @@ def _positive(flag: str, value: str | None) -> int:
 
 
 def _level_flag(value: str | None) -> str:
-    from ..cli.engine_cli import Fatal
-    from .density import parse_level
+    from cavemem.cli.io import Fatal
+    from cavemem.pixel.density import parse_level
 
     level = parse_level(value or "")
     if level is None:
@@ -93,7 +93,7 @@ def _engine_args(argv: list[str], verb: str, usage: str, help_text: str, valued:
     """Read ``caveman-engine pixel <verb>`` arguments in order, handing each flag to
     ``on_flag(flag, value)`` as it comes (a switch's value, or a missing one, is None), so the
     first bad flag is the one reported. Returns the one file argument, or None after --help."""
-    from ..cli.engine_cli import Fatal
+    from cavemem.cli.io import Fatal
 
     path = None
     i = 0
@@ -120,7 +120,7 @@ def _engine_args(argv: list[str], verb: str, usage: str, help_text: str, valued:
 
 
 def _engine_read(path: str, verb: str) -> bytes:
-    from ..cli.engine_cli import Fatal
+    from cavemem.cli.io import Fatal
 
     try:
         with open(path, "rb") as fh:
@@ -130,8 +130,8 @@ def _engine_read(path: str, verb: str) -> bytes:
 
 
 def _engine_render(argv: list[str]) -> int:
-    from ..cli.engine_cli import Fatal
-    from .export import RenderRequest, engine_page_line, engine_summary_line, render_bytes, write_pages
+    from cavemem.cli.io import Fatal
+    from cavemem.pixel.export import RenderRequest, engine_page_line, engine_summary_line, render_bytes, write_pages
 
     req = RenderRequest()
 
@@ -162,8 +162,8 @@ def _engine_render(argv: list[str]) -> int:
 
 
 def _engine_simulate(argv: list[str]) -> int:
-    from ..cli.engine_cli import Fatal
-    from .simulate import SimulateError, simulate
+    from cavemem.cli.io import Fatal
+    from cavemem.pixel.simulate import SimulateError, simulate
 
     model = None
 
@@ -260,7 +260,7 @@ def _read_file(path: str) -> bytes:
 
 
 def _cavemem_render(opts: dict) -> int:
-    from .export import RenderRequest, cavemem_report, render_bytes, write_pages
+    from cavemem.pixel.export import RenderRequest, cavemem_report, render_bytes, write_pages
 
     path = opts["file"]
     data = _read_file(path)
@@ -308,7 +308,7 @@ def _human_render(lines: list[dict], s: dict) -> str:
 
 
 def _cavemem_simulate(opts: dict) -> int:
-    from .simulate import SimulateError, simulate
+    from cavemem.pixel.simulate import SimulateError, simulate
 
     data = _read_file(opts["file"]) if opts["file"] not in (None, "-") else io.read_stdin()
     if opts["density"]:

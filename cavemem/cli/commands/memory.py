@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import sys
 
-from ..cli import io
-from ..cli.args import Arg, Command, Opt, command, non_negative_int
-from ..errors import CaveError
-from . import render
-from .store import KINDS, MAX_MEMORY_BYTES
+from cavemem.cli import io
+from cavemem.cli.args import Arg, Command, Opt, command, non_negative_int
+from cavemem.errors import CaveError
+from cavemem.memory import render
+from cavemem.memory.store import KINDS, MAX_MEMORY_BYTES
 
 _PROJECT = Opt("--project", "-p", "P", "project scope (default: the git root's name; '' = global)")
 _ALL = Opt("--all", help="every project")
@@ -27,7 +27,7 @@ _NO_REDACT = Opt("--no-redact", help="store secrets as typed (default: replace t
 
 
 def _memory():
-    from .api import Memory
+    from cavemem import Memory
 
     return Memory()
 
@@ -46,7 +46,7 @@ def _scope(opts: dict) -> str | None:
 
 def _read_memory_stdin() -> str:
     """At most 256 KiB + 1 byte of stdin, verbatim (bad UTF-8 bytes become U+FFFD)."""
-    from ..gocompat import go_text
+    from cavemem.gocompat import go_text
 
     stream = sys.stdin.buffer if sys.stdin is not None else None
     data = b""

@@ -7,15 +7,15 @@ the engine pieces each command needs.
 
 from __future__ import annotations
 
-from . import io
-from .args import Arg, Command, Opt, command
+from cavemem.cli import io
+from cavemem.cli.args import Arg, Command, Opt, command
 
 _TYPE_HELP = "force a content type (json, log, code, …; 'auto' = detect)"
 
 
 def _engine():
-    from ..engine.core import Engine
-    from ..store.ccr import budget_from_env
+    from cavemem.engine.core import Engine
+    from cavemem.store.ccr import budget_from_env
 
     budget_from_env()  # a bad CAVEMAN_CCR_MAX_BYTES refuses to start (cave_invalid_config)
     return Engine()
@@ -35,7 +35,7 @@ def _engine():
     )
 )
 def compress(opts: dict) -> int:
-    from .engine_cli import emit_compress_result
+    from cavemem.cli.engine_cli import emit_compress_result
 
     data = io.read_stdin()
     ctype = opts["type"]
@@ -70,7 +70,7 @@ def retrieve(opts: dict) -> int:
 )
 def detect(opts: dict) -> int:
     data = io.read_stdin()
-    from ..engine.detect import detect as run_detect
+    from cavemem.engine.detect import detect as run_detect
 
     ct = run_detect(data)
     io.write_stdout((io.json_line({"content_type": ct}) if opts["json"] else ct).encode() + b"\n")
@@ -103,10 +103,10 @@ def simulate(opts: dict) -> int:
 )
 def stats(opts: dict) -> int:
     if opts["memory"]:
-        from ..memory.cli import stats as memory_stats
+        from cavemem.cli.commands.memory import stats as memory_stats
 
         return memory_stats(opts)
-    from ..gocompat import marshal
+    from cavemem.gocompat import marshal
 
     summary = _engine().stats()
     if opts["json"]:
@@ -143,8 +143,8 @@ def render_stats(summary: dict) -> str:
     )
 )
 def registry(opts: dict) -> int:
-    from ..engine.registry import default_registry
-    from ..gocompat import marshal
+    from cavemem.engine.registry import default_registry
+    from cavemem.gocompat import marshal
 
     reg = default_registry()
     manifest = reg.manifest()

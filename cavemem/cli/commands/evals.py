@@ -19,9 +19,9 @@ package is not installed no checks are run and none are invented: the gate list 
 
 from __future__ import annotations
 
-from ..cli import io
-from ..cli.args import Arg, Command, Opt, command
-from ..errors import CaveError
+from cavemem.cli import io
+from cavemem.cli.args import Arg, Command, Opt, command
+from cavemem.errors import CaveError
 
 ENGINE_USAGE = "usage: caveman-engine evals run [--fixtures DIR]"
 
@@ -29,7 +29,7 @@ ENGINE_USAGE = "usage: caveman-engine evals run [--fixtures DIR]"
 def density_gate() -> list[dict] | None:
     """The pixel package's density-gate checks, or None when that package is not installed."""
     try:
-        from ..pixel.gate import density_gate_checks
+        from cavemem.pixel.gate import density_gate_checks
     except ImportError:
         return None
     return list(density_gate_checks())
@@ -40,7 +40,7 @@ def gate_passed(checks: list[dict] | None) -> bool:
 
 
 def _run(fixtures_dir: str | None, progress=None):
-    from .runner import run_bundled, run_dir
+    from cavemem.evals.runner import run_bundled, run_dir
 
     if fixtures_dir:
         return run_dir(fixtures_dir, progress=progress)
@@ -48,9 +48,9 @@ def _run(fixtures_dir: str | None, progress=None):
 
 
 def engine_main(argv: list[str]) -> int:
-    from ..cli.engine_cli import Fatal
-    from .report import gate_json
-    from .runner import EvalError
+    from cavemem.cli.io import Fatal
+    from cavemem.evals.report import gate_json
+    from cavemem.evals.runner import EvalError
 
     if argv == ["run"]:
         fixtures_dir = None
@@ -117,8 +117,8 @@ class _ProgressBar:
     )
 )
 def cavemem_command(opts: dict) -> int:
-    from .report import render_table
-    from .runner import EvalError
+    from cavemem.evals.report import render_table
+    from cavemem.evals.runner import EvalError
 
     if opts["action"] != "run":
         raise CaveError("cave_invalid_arguments", f"cavemem evals: unknown action {opts['action']!r} (use: run)")

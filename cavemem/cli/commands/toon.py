@@ -15,17 +15,17 @@ Both read stdin (64 MiB cap) and write only the payload to stdout, with no added
 
 from __future__ import annotations
 
-from ..cli import io
-from ..cli.args import Arg, Command, Opt, parse_verb, positive_int
-from ..errors import CaveError
+from cavemem.cli import io
+from cavemem.cli.args import Arg, Command, Opt, parse_verb, positive_int
+from cavemem.errors import CaveError
 
 ENGINE_USAGE = "usage: caveman-engine toon encode|decode"
 
 
 def engine_main(argv: list[str]) -> int:
-    """``caveman-engine toon …`` (raises :class:`~cavemem.cli.engine_cli.Fatal`)."""
-    from ..cli.engine_cli import Fatal, read_stdin_or_fatal
-    from . import codec
+    """``caveman-engine toon …`` (raises :class:`~cavemem.cli.io.Fatal`)."""
+    from cavemem.cli.io import Fatal, read_stdin_or_fatal
+    from cavemem.toon import codec
 
     if not argv:
         raise Fatal(ENGINE_USAGE)
@@ -104,7 +104,7 @@ def cavemem_command(argv: list[str]) -> int:
 
 
 def _encode(data: bytes, opts: dict) -> bytes:
-    from . import codec
+    from cavemem.toon import codec
 
     try:
         if opts["standard"]:
@@ -117,7 +117,7 @@ def _encode(data: bytes, opts: dict) -> bytes:
 
 
 def _decode(data: bytes, opts: dict) -> bytes:
-    from . import codec
+    from cavemem.toon import codec
 
     try:
         return codec.decode_json_standard(data) if opts["standard"] else codec.decode_json(data)

@@ -1,0 +1,28 @@
+"""The ``embed`` scorer plugin: registers semantic vectors into memory's ranking (stdlib only here)."""
+
+from __future__ import annotations
+
+from . import default_scorers, forget_vectors
+
+
+class EmbedPlugin:
+    name = "embed"
+
+    def default_for(self, db_path: str | None) -> bool:
+        return bool(default_scorers(db_path))
+
+    def create(self, store):
+        from .scorer import SemanticScorer
+
+        return SemanticScorer(store)
+
+    def forget(self, db_path, memory_ids, neighbour_ids) -> dict:
+        return forget_vectors(db_path, memory_ids, neighbour_ids)
+
+
+def register() -> None:
+    """Plug ``embed`` into memory (idempotent)."""
+    from ..memory import plugins
+
+    if plugins.get("embed") is None:
+        plugins.register(EmbedPlugin())
