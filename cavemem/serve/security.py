@@ -1,0 +1,236 @@
+"""Who may talk to ``cavemem serve``: the bearer token, browser sessions, Host/Origin checks,
+body caps and security headers — one pure-ASGI middleware in front of every route.
+
+Why each check exists: the token stops other local users and programs; the Host check stops DNS
+rebinding (a hostile page resolving its own name to 127.0.0.1); the Origin / Sec-Fetch-Site check
+and the CSRF header stop cross-site requests riding a logged-in browser; the body caps keep one
+request from filling memory. Secrets (token, login codes, session ids) are never logged.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import os
+import secrets
+import threading
+import time
+from dataclasses import dataclass, field
+from http.cookies import SimpleCookie
+
+from .. import paths
+from ..errors import CaveError
+
+LOOPBACK = ("127.0.0.1", "::1", "localhost")
+TOKEN_ENV = "CAVEMEM_SERVE_TOKEN"
+TOKEN_FILE = "serve.token"
+SESSION_COOKIE = "cavemem_session"
+CSRF_HEADER = b"x-csrf-token"
+UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
+KIB, MIB = 1024, 1024 * 1024
+# A memory is capped at 256 KiB of UTF-8 by the library; JSON escaping can grow it ~6x, so
+# memory bodies get 2 MiB and the library's own check reports the exact limit.
+BODY_CAPS = {"/api/v1/compress": 64 * MIB, "/api/v1/import": 64 * MIB, "/mcp": 64 * MIB}
+DEFAULT_BODY_CAP = 2 * MIB
+SESSION_SECONDS = 12 * 3600
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+       "base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+SECURITY_HEADERS = [
+    (b"content-security-policy", CSP.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+    (b"cross-origin-resource-policy", b"same-origin"),
+    (b"cache-control", b"no-store"),
+]
+# reachable without credentials: the login exchange and the static assets (no data in them)
+PUBLIC_PREFIXES = ("/login", "/static/", "/favicon.ico")
+
+
+def is_loopback(host: str) -> bool:
+    return host.strip("[]") in LOOPBACK or host.startswith("127.")
+
+
+def token_path() -> str:
+    return os.path.join(paths.home_dir(), TOKEN_FILE)
+
+
+def load_token(*, create: bool = True) -> tuple[str, str]:
+    """``(token, source)``: ``CAVEMEM_SERVE_TOKEN`` when set, else ``$CAVEMAN_HOME/serve.token``
+    (created 0600 with 32 random bytes on first use)."""
+    env = os.environ.get(TOKEN_ENV, "").strip()
+    if env:
+        if len(env) < 16:
+            raise CaveError("cave_invalid_config", f"{TOKEN_ENV} must be at least 16 characters")
+        return env, "env"
+    path = token_path()
+    try:
+        with open(path, encoding="ascii") as fh:
+            token = fh.read().strip()
+        if token:
+            os.chmod(path, 0o600)
+            return token, "file"
+    except FileNotFoundError:
+        pass
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CaveError("cave_invalid_config", f"serve: cannot read {path}: {exc}") from None
+    if not create:
+        raise CaveError("cave_invalid_config", f"serve: no token at {path}")
+    paths.ensure_private_dir(paths.home_dir())
+    token = secrets.token_urlsafe(32)
+    paths.write_private_file(path, (token + "\n").encode("ascii"))
+    return token, "file"
+
+
+def check_bind(host: str, token_source: str) -> None:
+    """Loopback always; any other address only with a token the user set on purpose."""
+    if is_loopback(host):
+        return
+    if token_source != "env":
+        raise CaveError(
+            "cave_invalid_arguments",
+            f"serve: refusing to listen on {host} (not loopback) without an explicit token; "
+            f"set {TOKEN_ENV} to a secret of 16+ characters",
+        )
+
+
+@dataclass
+class Sessions:
+    """Browser sessions: one-time login codes exchanged for an HttpOnly cookie plus a CSRF
+    token the page sends back in a header."""
+
+    codes: dict = field(default_factory=dict)  # code -> expiry
+    live: dict = field(default_factory=dict)  # session id -> (csrf, expiry)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def new_code(self, ttl: float = 600.0) -> str:
+        code = secrets.token_urlsafe(24)
+        with self.lock:
+            self.codes[code] = time.monotonic() + ttl
+        return code
+
+    def redeem(self, code: str) -> tuple[str, str] | None:
+        with self.lock:
+            expiry = self.codes.pop(code, None)
+            if expiry is None or expiry < time.monotonic():
+                return None
+            sid, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(24)
+            self.live[sid] = (csrf, time.monotonic() + SESSION_SECONDS)
+            return sid, csrf
+
+    def csrf_for(self, sid: str | None) -> str | None:
+        if not sid:
+            return None
+        with self.lock:
+            got = self.live.get(sid)
+            if got is None or got[1] < time.monotonic():
+                self.live.pop(sid, None)
+                return None
+            return got[0]
+
+
+def _headers(scope) -> dict[bytes, bytes]:
+    return {k.lower(): v for k, v in scope.get("headers", [])}
+
+
+def _cookie(headers: dict, name: str) -> str | None:
+    raw = headers.get(b"cookie")
+    if not raw:
+        return None
+    jar = SimpleCookie()
+    try:
+        jar.load(raw.decode("latin-1"))
+    except Exception:
+        return None
+    morsel = jar.get(name)
+    return morsel.value if morsel else None
+
+
+class Guard:
+    """The ASGI middleware: Host, Origin, auth, CSRF, body cap, headers — in that order."""
+
+    def __init__(self, app, *, token: str, sessions: Sessions, host: str, port: int):
+        self.app, self.token, self.sessions = app, token.encode(), sessions
+        names = {"127.0.0.1", "localhost", "[::1]"}
+        if not is_loopback(host):
+            names.add(host if ":" not in host else f"[{host}]")
+        self.hosts = {n.encode() for n in names} | {f"{n}:{port}".encode() for n in names}
+        self.origins = {b"http://" + h for h in self.hosts}
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        headers = _headers(scope)
+        path, method = scope.get("path", "/"), scope.get("method", "GET")
+        problem = self._problem(headers, path, method, scope)
+        if problem is not None:
+            return await _reject(send, *problem)
+        cap = BODY_CAPS.get(path, DEFAULT_BODY_CAP)
+        length = headers.get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > cap):
+            return await _reject(send, 413, "cave_input_too_large", f"request body over {cap} bytes")
+        return await self.app(scope, _capped(receive, cap), _with_headers(send))
+
+    def _problem(self, headers, path, method, scope):
+        if headers.get(b"host", b"").lower() not in self.hosts:
+            return 400, "cave_invalid_arguments", "unexpected Host header (DNS rebinding protection)"
+        origin = headers.get(b"origin")
+        if origin is not None and origin.lower() not in self.origins:
+            return 403, "cave_invalid_arguments", "cross-origin request refused"
+        if headers.get(b"sec-fetch-site", b"") == b"cross-site":
+            return 403, "cave_invalid_arguments", "cross-site request refused"
+        if path.startswith(PUBLIC_PREFIXES):
+            return None
+        auth = headers.get(b"authorization", b"")
+        if auth[:7].lower() == b"bearer ":
+            if hmac.compare_digest(auth[7:].strip(), self.token):
+                scope.setdefault("state", {})["auth"] = "token"
+                return None
+            return 401, "cave_invalid_arguments", "bad bearer token"
+        sid = _cookie(headers, SESSION_COOKIE)
+        csrf = self.sessions.csrf_for(sid)
+        if csrf is None:
+            return 401, "cave_invalid_arguments", "missing credentials: Authorization: Bearer <serve.token> or the login link"
+        if method in UNSAFE and not hmac.compare_digest(headers.get(CSRF_HEADER, b""), csrf.encode()):
+            return 403, "cave_invalid_arguments", "missing or bad X-CSRF-Token header"
+        scope.setdefault("state", {}).update(auth="session", csrf=csrf)
+        return None
+
+
+async def _reject(send, status: int, code: str, message: str) -> None:
+    body = json.dumps({"error": code, "message": message}).encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+                + SECURITY_HEADERS})
+    await send({"type": "http.response.body", "body": body})
+
+
+class BodyTooLarge(Exception):
+    pass
+
+
+def _capped(receive, cap: int):
+    seen = 0
+
+    async def wrapped():
+        nonlocal seen
+        message = await receive()
+        if message["type"] == "http.request":
+            seen += len(message.get("body", b""))
+            if seen > cap:
+                raise BodyTooLarge(cap)
+        return message
+
+    return wrapped
+
+
+def _with_headers(send):
+    async def wrapped(message):
+        if message["type"] == "http.response.start":
+            have = {k.lower() for k, _ in message.get("headers", [])}
+            message = dict(message)
+            message["headers"] = list(message.get("headers", [])) + [h for h in SECURITY_HEADERS if h[0] not in have]
+        await send(message)
+
+    return wrapped
