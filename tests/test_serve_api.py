@@ -8,8 +8,7 @@ import stat
 
 import pytest
 
-pytest.importorskip("starlette")
-from starlette.testclient import TestClient  # noqa: E402
+from starlette.testclient import TestClient
 
 from cavemem import Memory  # noqa: E402
 from cavemem.errors import CaveError  # noqa: E402

@@ -87,7 +87,7 @@ async def index(request: Request):
     body = f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="csrf-token" content="{esc(csrf)}"><title>cavemem</title>
-<link rel="stylesheet" href="/static/app.css"><script src="/static/app.js" defer></script></head>
+<link rel="icon" href="/static/icon.svg"><link rel="stylesheet" href="/static/app.css"><script src="/static/app.js" defer></script></head>
 <body><header><h1>cavemem</h1>
 <form id="search" role="search"><input id="q" name="q" type="search" placeholder="Recall… (press / to focus)"
  aria-label="recall query" autocomplete="off"><button type="submit">Recall</button></form>
@@ -146,7 +146,7 @@ async def docs(request: Request):
             rows.append(f"<tr><td><code>{method.upper()}</code></td><td><code>{esc(path)}</code></td><td>{esc(op['summary'])}</td></tr>")
     return HTMLResponse(
         '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">'
-        '<title>cavemem API</title><link rel="stylesheet" href="/static/app.css"></head><body><main class="docs">'
+        '<title>cavemem API</title><link rel="icon" href="/static/icon.svg"><link rel="stylesheet" href="/static/app.css"></head><body><main class="docs">'
         "<h1>cavemem API <small>v1</small></h1><p>Every call needs <code>Authorization: Bearer &lt;token&gt;</code> "
         "(the token is in <code>$CAVEMAN_HOME/serve.token</code>). Errors are the CLI's "
         '<code>{"error": "cave_…", "message": …}</code>. Machine-readable: <a href="/openapi.json">/openapi.json</a>. '
