@@ -39,6 +39,7 @@ COMMANDS.update(
         "mcp": ("cavemem.mcp.server:command", "serve memory + engine tools over MCP (stdio)"),
         "hook": ("cavemem.cli.commands.hook:command", "Claude Code hooks (session-start, user-prompt, stop, install)"),
         "embed": ("cavemem.cli.commands.embed:embed_command", "semantic recall on/off for the memory store ([embed] extra)"),
+        "serve": ("cavemem.cli.commands.serve:serve", "local HTTP API + web page + MCP over HTTP ([serve] extra)"),
     }
 )
 
