@@ -1,0 +1,236 @@
+"""Benchmark ``cavemem serve``: recall over HTTP on a 10k-memory store (requests/s, p50/p95) beside
+the same recalls in process (the baseline: what HTTP adds), and the list page of a 100k-memory
+store (server render time, first and a deep page).
+
+The server is the real CLI (``cavemem serve`` in a subprocess, loopback); the client is a bounded
+loop of keep-alive ``http.client`` connections on threads. Stores are synthetic memories built
+from a fixed vocabulary with a seeded RNG and loaded through ``Memory.import_lines``. Queries are
+split tune/check by sha256 of the query id (< 0.6·256 → tune); nothing is tuned here, both are
+reported. Writes bench-results/serve.json and prints a table.
+
+    .venv/bin/python scripts/bench_serve.py [--memories 10000] [--list-memories 100000] [--requests 2000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import http.client
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+TOPICS = ["deploy", "database", "cache", "auth", "billing", "search", "queue", "frontend", "logging", "backup",
+          "metrics", "kafka", "redis", "postgres", "nginx", "terraform", "ci", "release", "oncall", "ssl"]
+VERBS = ["runs on", "moved to", "is pinned to", "talks to", "is owned by", "fails without", "retries against",
+         "is configured in", "was replaced by", "reads from"]
+NOUNS = ["vault", "eu-west-1", "the staging cluster", "port 5432", "the ops team", "a cron job", "helm chart v3",
+         "the nas", "s3 bucket logs-prod", "the blue pool", "terraform state", "the jenkins agent", "grafana",
+         "the main branch", "a feature flag", "the sidecar", "node 20", "python 3.12", "the api gateway", "kubernetes"]
+
+
+def make_memories(n: int, seed: int = 7) -> list[dict]:
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        topic = rng.choice(TOPICS)
+        text = (f"{topic} {rng.choice(VERBS)} {rng.choice(NOUNS)}; {rng.choice(TOPICS)} {rng.choice(VERBS)} "
+                f"{rng.choice(NOUNS)} (note {i}, ticket OPS-{rng.randrange(10000)})")
+        day = 1 + (i * 365 // max(1, n))
+        out.append({"text": text, "project": f"proj{i % 5}", "created_at": f"2026-{1 + (day - 1) // 31 % 12:02d}-{1 + (day - 1) % 28:02d}T12:00:00Z",
+                    "tags": [topic]})
+    return out
+
+
+def make_queries(n: int, seed: int = 11) -> list[tuple[str, str]]:
+    rng = random.Random(seed)
+    qs = []
+    for i in range(n):
+        if i % 5 == 4:
+            q = rng.choice(["banana bread recipe", "who won the match", "weather tomorrow", "best pizza nearby"])
+        else:
+            q = f"where does {rng.choice(TOPICS)} {rng.choice(VERBS).split()[0]} {rng.choice(NOUNS).split()[-1]}?"
+        qs.append((f"q{i}", q))
+    return qs
+
+
+def split(qid: str) -> str:
+    return "tune" if hashlib.sha256(qid.encode()).digest()[0] < int(0.6 * 256) else "check"
+
+
+def build_store(home: Path, n: int) -> None:
+    from cavemem import Memory
+
+    lines = [json.dumps(m) for m in make_memories(n)]
+    with Memory(str(home / "mem.db"), cwd=str(home)) as m:
+        report = m.import_lines(lines, redact=False)
+    assert report.to_dict()["imported"] == n, report.to_dict()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(home: Path):
+    port = free_port()
+    env = {**os.environ, "CAVEMAN_HOME": str(home)}
+    env.pop("CAVEMEM_SERVE_TOKEN", None)
+    proc = subprocess.Popen([sys.executable, "-m", "cavemem", "serve", "--port", str(port)], env=env, cwd=str(home),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    for _ in range(5):
+        if proc.stdout.readline().startswith("open once"):
+            break
+    token = (home / "serve.token").read_text().strip()
+    for _ in range(200):
+        try:
+            c = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+            c.request("GET", "/api/v1/stats", headers={"Authorization": f"Bearer {token}"})
+            if c.getresponse().status == 200:
+                break
+        except OSError:
+            time.sleep(0.05)
+    return proc, port, token
+
+
+def stop(proc) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+def pct(values: list[float], p: float) -> float:
+    s = sorted(values)
+    return s[min(len(s) - 1, int(round(p / 100 * (len(s) - 1))))]
+
+
+def http_recall(port: int, token: str, queries, total: int, clients: int) -> dict:
+    """``total`` recalls spread over ``clients`` keep-alive connections; latencies per query split."""
+    lat: dict = {"tune": [], "check": []}
+    hits = {"n": 0}
+    lock = threading.Lock()
+    per = total // clients
+
+    def worker(k: int):
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        hdr = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+        for i in range(per):
+            qid, q = queries[(k * per + i) % len(queries)]
+            body = json.dumps({"query": q, "project": "*", "limit": 5})
+            t0 = time.perf_counter()
+            conn.request("POST", "/api/v1/recall", body=body, headers=hdr)
+            resp = conn.getresponse()
+            data = resp.read()
+            dt = (time.perf_counter() - t0) * 1000
+            assert resp.status == 200, data[:200]
+            with lock:
+                lat[split(qid)].append(dt)
+                hits["n"] += bool(json.loads(data)["hits"])
+        conn.close()
+
+    threads = [threading.Thread(target=worker, args=(k,)) for k in range(clients)]
+    t0 = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    wall = time.perf_counter() - t0
+    allv = lat["tune"] + lat["check"]
+    return {"requests": len(allv), "clients": clients, "req_per_s": len(allv) / wall, "p50_ms": statistics.median(allv),
+            "p95_ms": pct(allv, 95), "p95_tune_ms": pct(lat["tune"], 95), "p95_check_ms": pct(lat["check"], 95),
+            "with_hits": hits["n"]}
+
+
+def inproc_recall(home: Path, queries, total: int) -> dict:
+    from cavemem import Memory
+
+    lat = []
+    with Memory(str(home / "mem.db"), cwd=str(home)) as m:
+        m.recall("warm up", project="*")
+        t0 = time.perf_counter()
+        for i in range(total):
+            s = time.perf_counter()
+            m.recall(queries[i % len(queries)][1], project="*", limit=5)
+            lat.append((time.perf_counter() - s) * 1000)
+        wall = time.perf_counter() - t0
+    return {"requests": total, "req_per_s": total / wall, "p50_ms": statistics.median(lat), "p95_ms": pct(lat, 95)}
+
+
+def list_page(port: int, token: str, offsets=(0, 99_950), repeats: int = 10) -> dict:
+    out = {}
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    for off in offsets:
+        times = []
+        for _ in range(repeats):
+            t0 = time.perf_counter()
+            conn.request("GET", f"/?offset={off}", headers={"Authorization": f"Bearer {token}"})
+            resp = conn.getresponse()
+            body = resp.read()
+            times.append((time.perf_counter() - t0) * 1000)
+            assert resp.status == 200 and body.count(b'class="mem"') >= 1
+        out[f"offset_{off}"] = {"median_ms": statistics.median(times), "max_ms": max(times), "rows": body.count(b'class="mem"')}
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--memories", type=int, default=10_000)
+    ap.add_argument("--list-memories", type=int, default=100_000)
+    ap.add_argument("--requests", type=int, default=2000)
+    ap.add_argument("--clients", type=int, default=4)
+    args = ap.parse_args()
+    queries = make_queries(200)
+    result: dict = {"memories": args.memories, "list_memories": args.list_memories}
+    with tempfile.TemporaryDirectory() as tmp:
+        home = Path(tmp) / "recall"
+        home.mkdir()
+        t0 = time.perf_counter()
+        build_store(home, args.memories)
+        result["build_s"] = time.perf_counter() - t0
+        result["baseline_inprocess"] = inproc_recall(home, queries, min(args.requests, 1000))
+        proc, port, token = start_server(home)
+        try:
+            http_recall(port, token, queries, 100, 1)  # warm-up
+            result["http_1_client"] = http_recall(port, token, queries, args.requests // 2, 1)
+            result["http"] = http_recall(port, token, queries, args.requests, args.clients)
+        finally:
+            stop(proc)
+        big = Path(tmp) / "list"
+        big.mkdir()
+        t0 = time.perf_counter()
+        build_store(big, args.list_memories)
+        result["build_list_s"] = time.perf_counter() - t0
+        proc, port, token = start_server(big)
+        try:
+            result["list_page"] = list_page(port, token, offsets=(0, max(0, args.list_memories - 50)))
+        finally:
+            stop(proc)
+    out = REPO / "bench-results" / "serve.json"
+    out.parent.mkdir(exist_ok=True)
+    out.write_text(json.dumps(result, indent=2))
+    b, h1, h = result["baseline_inprocess"], result["http_1_client"], result["http"]
+    print(f"recall on {args.memories} memories        req/s   p50 ms  p95 ms  (p95 tune / check)")
+    print(f"  in-process Memory.recall (baseline) {b['req_per_s']:7.0f} {b['p50_ms']:7.1f} {b['p95_ms']:7.1f}")
+    print(f"  HTTP, 1 client                      {h1['req_per_s']:7.0f} {h1['p50_ms']:7.1f} {h1['p95_ms']:7.1f}  ({h1['p95_tune_ms']:.1f} / {h1['p95_check_ms']:.1f})")
+    print(f"  HTTP, {h['clients']} clients                     {h['req_per_s']:7.0f} {h['p50_ms']:7.1f} {h['p95_ms']:7.1f}  ({h['p95_tune_ms']:.1f} / {h['p95_check_ms']:.1f})")
+    for key, v in result["list_page"].items():
+        print(f"list page, {args.list_memories} memories, {key}: median {v['median_ms']:.0f} ms, max {v['max_ms']:.0f} ms, {v['rows']} rows")
+    print(f"wrote {out.relative_to(REPO)}")
+
+
+if __name__ == "__main__":
+    main()
