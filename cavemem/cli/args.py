@@ -21,9 +21,14 @@ class Opt:
     """An option: ``--name VALUE`` (or a boolean flag when ``metavar`` is empty)."""
 
     def __init__(self, name: str, short: str = "", metavar: str = "", help: str = "", repeat: bool = False,
-                 default: object = None, choices: tuple = (), type: type = str):  # noqa: A002
+                 default: object = None, choices=(), type: type = str):  # noqa: A002
         self.name, self.short, self.metavar, self.help = name, short, metavar, help
-        self.repeat, self.default, self.choices, self.type = repeat, default, tuple(choices), type
+        self.repeat, self.default, self.type = repeat, default, type
+        self._choices = choices  # a tuple, or a function giving one (read only when needed)
+
+    @property
+    def choices(self) -> tuple:
+        return tuple(self._choices() if callable(self._choices) else self._choices)
 
     @property
     def dest(self) -> str:
@@ -97,7 +102,7 @@ class Command:
             name, eq, inline = tok.partition("=")
             opt = by_name.get(name)
             if opt is None:
-                raise CaveError("cave_invalid_arguments", f"{self.prog}: unknown option {name}")
+                raise CaveError("cave_invalid_arguments", f"{self.prog}: unknown option {name}{_did_you_mean(name, by_name)}")
             if opt.is_flag:
                 if eq:
                     raise CaveError("cave_invalid_arguments", f"{self.prog}: option {name} takes no value")
@@ -139,6 +144,13 @@ class Command:
         if positionals:
             raise CaveError("cave_invalid_arguments", f"{self.prog}: unexpected argument {positionals[0]!r}")
         return out
+
+
+def _did_you_mean(word: str, choices) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(word, [c for c in choices if c.startswith("--")], n=1, cutoff=0.6)
+    return f" (did you mean {close[0]}?)" if close else ""
 
 
 def non_negative_int(value: str) -> int:

@@ -23,6 +23,8 @@ def read_stdin(limit: int = STDIN_LIMIT) -> bytes:
     stream = sys.stdin.buffer if sys.stdin is not None else None
     if stream is None:
         return b""
+    if _is_tty(sys.stdin):
+        write_stderr_line("cavemem: reading stdin (pipe a payload in, or type and press Ctrl-D; Ctrl-C cancels)")
     chunks: list[bytes] = []
     got = 0
     while got <= limit:
@@ -37,6 +39,9 @@ def read_stdin(limit: int = STDIN_LIMIT) -> bytes:
 
 
 def write_stdout(data: bytes) -> None:
+    """Payload bytes to stdout; a closed stdout (``>&-``) is a broken pipe, reported quietly."""
+    if sys.stdout is None:
+        raise BrokenPipeError("stdout is closed")
     out = sys.stdout.buffer
     out.write(data)
     out.flush()
@@ -59,18 +64,19 @@ def report_error(err: CaveError) -> int:
     return err.exit_code
 
 
-def stderr_is_tty() -> bool:
+def _is_tty(stream) -> bool:
     try:
-        return os.isatty(sys.stderr.fileno())
+        return os.isatty(stream.fileno())
     except (OSError, ValueError, AttributeError):
         return False
+
+
+def stderr_is_tty() -> bool:
+    return _is_tty(sys.stderr)
 
 
 def stdout_is_tty() -> bool:
-    try:
-        return os.isatty(sys.stdout.fileno())
-    except (OSError, ValueError, AttributeError):
-        return False
+    return _is_tty(sys.stdout)
 
 
 def run_and_exit(run, argv: list[str] | None) -> None:
@@ -79,10 +85,20 @@ def run_and_exit(run, argv: list[str] | None) -> None:
     try:
         code = run(sys.argv[1:] if argv is None else argv)
     except BrokenPipeError:
+        _silence_stdout()
         code = 1
     except KeyboardInterrupt:
         code = 130
     exit_now(code)
+
+
+def _silence_stdout() -> None:
+    """After a broken pipe, point fd 1 at /dev/null so the final flush cannot raise again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+    except OSError:
+        pass
 
 
 def exit_now(code: int) -> None:

@@ -44,6 +44,24 @@ COMMANDS.update(
 )
 
 
+# Help panels for the Typer app's rich help (cavemem --help).
+PANELS: dict[str, str] = {
+    **{n: "Engine" for n in ("compress", "retrieve", "detect", "simulate", "stats", "registry")},
+    **{n: "Memory" for n in ("remember", "recall", "supersede", "history", "forget", "list", "show", "export", "import")},
+}
+
+# Handed to the Typer app (rich help, completion); never on a hot command's path.
+TYPER_FIRST = ("--install-completion", "--show-completion")
+
+
+def suggest(word: str, choices) -> str:
+    """`` (did you mean 'x'?)`` for a near miss, else ``""`` (difflib is stdlib and cheap)."""
+    import difflib
+
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
 def top_help() -> str:
     from .. import __version__
 
@@ -71,9 +89,18 @@ def main(argv: list[str] | None = None) -> None:
 def run(argv: list[str]) -> int:
     from .args import HelpRequested
 
-    if not argv or argv[0] in ("-h", "--help", "help"):
-        io.write_stdout(top_help().encode())
-        return 0
+    import os
+
+    if os.environ.get("_CAVEMEM_COMPLETE") or (argv and argv[0] in TYPER_FIRST):
+        return _typer(argv)
+    if not argv or argv[0] in ("-h", "--help"):
+        return _typer(["--help"]) if _rich_help_wanted() else _plain_help()
+    if argv[0] == "help":
+        if len(argv) > 1 and argv[1] in COMMANDS:
+            return run([argv[1], "--help"])
+        if len(argv) > 1:
+            return io.report_error(CaveError("cave_unknown_command", f"unknown command {argv[1]!r}{suggest(argv[1], COMMANDS)}; see cavemem --help"))
+        return _plain_help()
     if argv[0] in ("-V", "--version"):
         from .. import __version__
 
@@ -82,7 +109,7 @@ def run(argv: list[str]) -> int:
     name, rest = argv[0], argv[1:]
     entry = COMMANDS.get(name)
     if entry is None:
-        return io.report_error(CaveError("cave_unknown_command", f"unknown command {name!r}; see cavemem --help"))
+        return io.report_error(CaveError("cave_unknown_command", f"unknown command {name!r}{suggest(name, COMMANDS)}; see cavemem --help"))
     target = entry[0]
     module_name, _, attr = target.partition(":")
     import importlib
@@ -92,6 +119,8 @@ def run(argv: list[str]) -> int:
     except ImportError as exc:
         return io.report_error(CaveError("cave_internal", f"{name}: not available in this install ({exc})"))
     command = getattr(module, attr)
+    if hasattr(command, "COMMAND") and any(a in ("-h", "--help") for a in rest) and _rich_help_wanted():
+        return _typer([name, "--help"])
     try:
         opts = command.COMMAND.parse(rest) if hasattr(command, "COMMAND") else rest
         return command(opts)
@@ -100,3 +129,23 @@ def run(argv: list[str]) -> int:
         return 0
     except CaveError as err:
         return io.report_error(err)
+
+
+def _plain_help() -> int:
+    io.write_stdout(top_help().encode())
+    return 0
+
+
+def _rich_help_wanted() -> bool:
+    """Rich (Typer) help on a terminal; the plain text help for pipes and scripts (stable, fast)."""
+    import os
+
+    return io.stdout_is_tty() and os.environ.get("CAVEMEM_PLAIN_HELP", "") == ""
+
+
+def _typer(argv: list[str]) -> int:
+    try:
+        from .app import run_app
+    except ImportError as exc:  # typer missing from a broken install: the fast path still works
+        return io.report_error(CaveError("cave_internal", f"rich help and completion need typer ({exc})"))
+    return run_app(argv)

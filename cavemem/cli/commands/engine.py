@@ -13,6 +13,17 @@ from cavemem.cli.args import Arg, Command, Opt, command
 _TYPE_HELP = "force a content type (json, log, code, …; 'auto' = detect)"
 
 
+def content_types() -> tuple[str, ...]:
+    """``--type`` values: every registered compressor, plus ``auto`` (read only when --type is given)."""
+    from cavemem.engine.registry import DEFAULT_ENTRIES
+
+    return ("auto", *(e.content_type for e in DEFAULT_ENTRIES))
+
+
+def _type_opt() -> Opt:
+    return Opt("--type", "-t", "T", _TYPE_HELP, choices=content_types)
+
+
 def _engine():
     from cavemem.engine.core import Engine
     from cavemem.store.ccr import budget_from_env
@@ -28,7 +39,7 @@ def _engine():
         "safe can be saved); stderr gets one JSON report with tokens before/after and the\n"
         "recovery handle. The original is stored before anything is printed.",
         [
-            Opt("--type", "-t", "T", _TYPE_HELP),
+            _type_opt(),
             Opt("--query", "-q", "Q", "keep what is relevant to Q (query-aware compressors)"),
         ],
         epilog="example: pytest 2>&1 | cavemem compress > small.txt 2> report.json",
@@ -82,7 +93,7 @@ def detect(opts: dict) -> int:
         "cavemem simulate",
         "Dry run of compress: print the figures compress would report (JSON on stdout) without\n"
         "storing anything.",
-        [Opt("--type", "-t", "T", _TYPE_HELP), Opt("--query", "-q", "Q", "query for query-aware compressors")],
+        [_type_opt(), Opt("--query", "-q", "Q", "query for query-aware compressors")],
     )
 )
 def simulate(opts: dict) -> int:

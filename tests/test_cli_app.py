@@ -1,0 +1,136 @@
+"""The Typer app and the fast path are one CLI: same declarations, same accept/reject decisions,
+plus what only the Typer side adds (rich help, completion, ``help CMD``, did-you-mean)."""
+
+from __future__ import annotations
+
+import pytest
+import typer
+
+from cavemem.cli import main
+from cavemem.cli.app import click_command, load
+from cavemem.errors import CaveError
+
+GROUP = click_command()
+
+
+def _specs():
+    for name in main.COMMANDS:
+        try:
+            run = load(name)
+        except ImportError:
+            continue
+        if hasattr(run, "COMMAND"):
+            yield name, run.COMMAND
+
+
+SPECS = dict(_specs())
+
+
+def _sample_value(opt) -> str:
+    if opt.choices:
+        return opt.choices[-1]
+    return "3" if opt.type is not str else "some value"
+
+
+def _argv_cases(spec) -> list[list[str]]:
+    """Valid and invalid argument lists derived from the declaration (every option, both spellings)."""
+    required = ["x"] * sum(1 for a in spec.args if not (a.optional or a.many))
+    cases = [list(required), required + ["--no-such-option"], required + ["extra"] * (len(spec.args) + 1)]
+    for opt in spec.options:
+        for flag in filter(None, (opt.name, opt.short)):
+            if opt.is_flag:
+                cases += [required + [flag], required + [f"{opt.name}=1"]]
+            else:
+                cases += [required + [flag, _sample_value(opt)], required + [flag], required + [f"{opt.name}={_sample_value(opt)}"]]
+                if opt.choices:
+                    cases.append(required + [flag, "not-a-choice"])
+                if opt.type is not str:
+                    cases.append(required + [flag, "nope"])
+    if required:
+        cases.append([])
+    return cases
+
+
+def _fast_accepts(spec, argv) -> bool:
+    try:
+        spec.parse(argv)
+        return True
+    except CaveError as err:
+        assert err.code == "cave_invalid_arguments"
+        return False
+
+
+def _typer_accepts(name, argv) -> bool:
+    cmd = GROUP.commands[name]
+    try:
+        cmd.make_context(name, list(argv))
+        return True
+    except typer.TyperException as err:
+        assert err.exit_code == 2, err
+        return False
+
+
+@pytest.mark.parametrize("name", sorted(SPECS))
+def test_fast_path_and_typer_accept_and_reject_the_same_argument_lists(name):
+    spec = SPECS[name]
+    for argv in _argv_cases(spec):
+        assert _fast_accepts(spec, argv) == _typer_accepts(name, argv), (name, argv)
+
+
+def test_every_declared_command_is_in_the_typer_app():
+    assert set(SPECS) <= set(GROUP.commands)
+    assert set(GROUP.commands) <= set(main.COMMANDS)
+
+
+def test_help_cmd_prints_that_commands_help(run_cli):
+    out = run_cli("cavemem", "help", "compress")
+    assert out.rc == 0
+    assert b"cavemem compress" in out.stdout and b"--query" in out.stdout
+
+
+def test_unknown_command_suggests_the_near_one(run_cli):
+    out = run_cli("cavemem", "comprss", input=b"x")
+    assert out.rc == 2 and out.stdout == b""
+    assert out.report["error"] == "cave_unknown_command"
+    assert "did you mean 'compress'" in out.report["message"]
+
+
+def test_unknown_option_suggests_the_near_one(run_cli):
+    out = run_cli("cavemem", "compress", "--qurey", "x", input=b"x")
+    assert out.rc == 2
+    assert out.report["error"] == "cave_invalid_arguments"
+    assert "did you mean --query" in out.report["message"]
+
+
+def test_type_is_checked_against_the_registry(run_cli):
+    out = run_cli("cavemem", "compress", "--type", "nope", input=b"{}")
+    assert out.rc == 2 and out.stdout == b""
+    assert out.report["error"] == "cave_invalid_arguments"
+    assert "json" in out.report["message"] and "toon" in out.report["message"]
+
+
+def test_version_and_completion_script(run_cli):
+    assert run_cli("cavemem", "--version").stdout.startswith(b"cavemem ")
+    out = run_cli("cavemem", "--show-completion", "bash")
+    assert out.rc == 0 and b"_cavemem_completion" in out.stdout
+
+
+def test_closed_stdout_exits_quietly(tmp_path):
+    import os
+    import subprocess
+
+    from conftest import cli_argv
+
+    env = dict(os.environ, CAVEMAN_HOME=str(tmp_path / "home"))
+    p = subprocess.run(cli_argv("cavemem") + ["compress"], input=b"x" * 100, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                       env=env, close_fds=True, preexec_fn=lambda: os.close(1))
+    assert b"Traceback" not in p.stderr
+    assert p.returncode in (0, 1)
+
+
+def test_typer_usage_error_is_one_json_line(capsys):
+    from cavemem.cli.app import run_app
+
+    rc = run_app(["recall", "--limit", "nope", "q"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert rc == 2 and len(err) == 1 and '"cave_invalid_arguments"' in err[0]
