@@ -150,7 +150,15 @@ def _migrate_v3(conn: sqlite3.Connection) -> None:
     conn.execute("DROP TABLE mem_fts_v1")
 
 
-MIGRATIONS = [_migrate_v1, _migrate_v2, _migrate_v3]
+def _migrate_capture(conn: sqlite3.Connection) -> None:
+    """Capture's side tables: sessions, archived messages, per-memory confidence / expiry /
+    provenance / hit counts (see :mod:`.capture.schema`)."""
+    from .capture import schema
+
+    schema.migrate(conn)
+
+
+MIGRATIONS = [_migrate_v1, _migrate_v2, _migrate_v3, _migrate_capture]
 
 
 # -- scope tokens -----------------------------------------------------------------------------------

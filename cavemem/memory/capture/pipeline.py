@@ -1,0 +1,115 @@
+"""One capture pass over a transcript: archive the new lines, extract, store, move the offset.
+
+This is the single function the ``Stop`` / ``SessionEnd`` / ``PreCompact`` path runs (from the
+spool's detached writer, never inside a hook's deadline). Every step is idempotent — the archive
+blob is content-addressed, archived messages are keyed by uuid, remembering the same text twice
+stores it once — and the archive offset moves last, so a pass killed half-way is simply redone.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, replace
+
+from ...errors import CaveError
+from .. import ids, project as projects
+from . import archive, extract, schema
+
+
+@dataclass
+class CaptureReport:
+    session: str = ""
+    project: str = ""
+    new_messages: int = 0
+    archived_bytes: int = 0
+    stored: list[dict] = field(default_factory=list)  # {"id", "status", "capture_kind", "confidence"}
+    skipped: int = 0
+
+    def to_dict(self) -> dict:
+        return {"session": self.session, "project": self.project, "new_messages": self.new_messages,
+                "archived_bytes": self.archived_bytes, "stored": self.stored, "skipped": self.skipped}
+
+
+def enabled() -> bool:
+    return os.environ.get("CAVEMAN_CAPTURE", "1").strip().lower() not in ("0", "false", "no", "off")
+
+
+def current_by_entity(memory, project: str, entity: str):
+    from ..model import SELECT_ROWS, record_from_row
+
+    rows = memory.store.read(SELECT_ROWS + " WHERE project = ? AND entity = ? AND valid_until IS NULL ORDER BY ts DESC LIMIT 1",
+                             (project, entity))
+    return record_from_row(rows[0]) if rows else None
+
+
+def same_value(old_text: str, new_text: str) -> bool:
+    a, b = extract.fact_of(old_text), extract.fact_of(new_text)
+    return a is not None and b is not None and a == b
+
+
+def store_candidate(memory, cand: extract.Candidate, project: str, session: str, at: str | None = None) -> dict | None:
+    """Remember one candidate (a changed fact supersedes the older one); None when refused."""
+    old = current_by_entity(memory, project, cand.entity) if cand.entity else None
+    if old is not None and cand.capture_kind == "fact" and same_value(old.text, cand.text):
+        cand = replace(cand, text=old.text)  # a restatement of the current value: seen again, not an update
+        old = None
+    try:
+        if old is not None and old.text != cand.text:
+            rec = memory.supersede(old.id, cand.text)
+        else:
+            rec = memory.remember(cand.text, project=project, session=session or None, kind=cand.kind,
+                                  entity=cand.entity, tags=("capture", cand.capture_kind), at=at)
+    except CaveError:
+        return None
+    status = rec.extra.get("status", "new")
+
+    def txn(conn):
+        schema.ensure(conn)
+        verb = "INSERT OR IGNORE" if status == "existing" else "INSERT OR REPLACE"
+        conn.execute(f"{verb} INTO mem_capture (id, confidence, source_session, source_message, capture_kind, captured) "
+                     "VALUES (?, ?, ?, ?, ?, 1)", (rec.id, cand.confidence, session, cand.source_message, cand.capture_kind))
+
+    memory.store.write(txn, "capture")
+    return {"id": rec.id, "status": status, "capture_kind": cand.capture_kind, "confidence": cand.confidence,
+            **({"supersedes": old.id} if status == "superseded" and old is not None else {})}
+
+
+def capture_transcript(memory, path: str, *, session: str | None = None, cwd: str | None = None,
+                       project: str | None = None, ccr=None, extract_memories: bool | None = None) -> CaptureReport:
+    """Archive ``path``'s new lines into the recovery store and store what they say durably."""
+    report = CaptureReport()
+    chunk, rec = archive.read_new(memory.store, path, session)
+    if not chunk.data:
+        report.session = session or ""
+        report.archived_bytes = chunk.end
+        return report
+    ccr = ccr if ccr is not None else memory.engine().store()
+    handle = archive.store_chunk(ccr, chunk)
+    sid = session or next((m.session for m in chunk.messages if m.session), "") or path
+    cwd = cwd or next((m.cwd for m in chunk.messages if m.cwd), None) or (rec or {}).get("cwd")
+    proj = projects.normalize_project(project) if project is not None else (
+        (rec or {}).get("project") or (projects.resolve_project(None, cwd) if cwd else ""))
+    report.session, report.project = sid, proj
+    if extract_memories if extract_memories is not None else enabled():
+        by_uuid = {m.uuid: m for m in chunk.messages}
+        for cand in extract.extract(chunk.messages):
+            when = by_uuid[cand.source_message].timestamp or None
+            try:
+                at = ids.format_time(ids.parse_when(when, what="at")) if when else None
+            except CaveError:
+                at = None
+            got = store_candidate(memory, cand, proj, sid, at)
+            if got is None:
+                report.skipped += 1
+            else:
+                report.stored.append(got)
+    now = ids.format_time(memory.clock())
+
+    def txn(conn):
+        schema.ensure(conn)
+        conn.execute("INSERT OR IGNORE INTO cap_sessions (session, project) VALUES (?, ?)", (sid, proj))
+        return archive.record_chunk(conn, chunk, handle, path, sid, cwd, now)
+
+    done = memory.store.write(txn, "archive")
+    report.new_messages, report.archived_bytes = done["new_messages"], done["archived_bytes"]
+    return report

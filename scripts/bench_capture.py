@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""Capture benchmark: rule-based extraction over the hand-labelled transcript dev set, beside the
+baseline (what the Stop hook stored before capture: explicit requests only), plus the archive's
+incremental cost on a 50 MB transcript.
+
+    python scripts/bench_capture.py            # table + bench-results/bench_capture.json
+    python scripts/bench_capture.py --big-mb 50
+
+Dev set: tests/data/transcripts/*.jsonl with gold.json. Split fixed by file name:
+sha256(name)[0] < 154 (0.6·256) → tune, else check. All files go through one store in session
+order (later sessions update earlier facts); figures are computed per split. Recall: gold items
+matched by a memory captured from that session (all ``must`` words present); precision: captured
+memories of the session that match one of its gold items; noise: the session's noise strings found in a
+memory captured from it; secrets: secret values stored verbatim in any memory version; updates: the newer
+item current and the older one superseded in its history.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+DATA = REPO / "tests" / "data" / "transcripts"
+RESULTS = REPO / "bench-results" / "bench_capture.json"
+
+
+def split_of(name: str) -> str:
+    return "tune" if hashlib.sha256(name.encode()).digest()[0] < 154 else "check"
+
+
+def run_devset(mode: str, tmp: str) -> dict:
+    """Capture every dev-set file into a fresh store; ``mode`` rules|baseline."""
+    from cavemem import Memory
+    from cavemem.memory.capture import extract, pipeline
+    from cavemem.store.ccr import open_ccr
+
+    gold = json.loads((DATA / "gold.json").read_text())
+    mem = Memory(os.path.join(tmp, f"{mode}.db"), scorers=[], merge=True)
+    ccr = open_ccr(os.path.join(tmp, f"{mode}-ccr.db"))
+    original = extract.extract
+    if mode == "baseline":  # the pre-capture Stop hook: explicit requests only
+        extract.extract = lambda msgs, last_symptom=None: [c for c in original(msgs) if c.capture_kind == "explicit"]
+    times = []
+    try:
+        for name, g in sorted(gold.items(), key=lambda kv: kv[1]["order"]):
+            t0 = time.perf_counter()
+            pipeline.capture_transcript(mem, str(DATA / name), project=g["project"], ccr=ccr, extract_memories=True)
+            times.append((time.perf_counter() - t0) * 1000)
+    finally:
+        extract.extract = original
+    rows = mem.store.read("SELECT m.id, m.text, m.valid_until IS NULL, c.source_session FROM memories m "
+                          "JOIN mem_capture c ON c.id = m.id")
+    all_texts = [r[0] for r in mem.store.read("SELECT text FROM memories")]
+    by_session: dict = {}
+    for mid, text, current, sess in rows:
+        by_session.setdefault(sess, []).append({"id": mid, "text": text, "current": bool(current)})
+    per = {}
+    matched_ids: dict = {}
+    for name, g in gold.items():
+        got = by_session.get(g["session"], [])
+        hits, correct, misses = 0, set(), []
+        for item in g["gold"]:
+            found = [m for m in got if all(w.lower() in m["text"].lower() for w in item["must"])]
+            if found:
+                hits += 1
+                correct.update(m["id"] for m in found)
+                matched_ids[f"{name[:-6]}:{item['id']}"] = found[-1]["id"]
+            else:
+                misses.append(item["id"])
+        noise = [n for n in g["noise"] if any(n.lower() in m["text"].lower() for m in got)]
+        secrets = [s for s in g["secrets"] if any(s in t for t in all_texts)]
+        wrong = [m["text"] for m in got if m["id"] not in correct]
+        per[name] = {"split": split_of(name), "gold": len(g["gold"]), "hit": hits, "stored": len(got),
+                     "correct": len(correct), "noise": noise, "secrets": secrets, "missed": misses, "wrong": wrong,
+                     "updates": []}
+    for name, g in gold.items():
+        for old, new in g["updates"]:
+            ok = False
+            if old in matched_ids and new in matched_ids:
+                chain = [r.id for r in mem.history(matched_ids[new])]
+                newest = mem.show(matched_ids[new])
+                ok = matched_ids[old] in chain and newest.current and not mem.show(matched_ids[old]).current
+            per[name]["updates"].append({"old": old, "new": new, "ok": ok})
+    mem.close()
+    ccr.close()
+    return {"files": per, "ms_per_file": sorted(times)}
+
+
+def summarise(per: dict, split: str | None) -> dict:
+    rows = [v for v in per.values() if split is None or v["split"] == split]
+    gold = sum(r["gold"] for r in rows)
+    stored = sum(r["stored"] for r in rows)
+    ups = [u for r in rows for u in r["updates"]]
+    return {"files": len(rows), "gold": gold, "recall": sum(r["hit"] for r in rows) / gold if gold else 0.0,
+            "stored": stored, "precision": sum(r["correct"] for r in rows) / stored if stored else 0.0,
+            "noise": sum(len(r["noise"]) for r in rows), "secrets": sum(len(r["secrets"]) for r in rows),
+            "updates": f"{sum(u['ok'] for u in ups)}/{len(ups)}"}
+
+
+def big_transcript(tmp: str, mb: int) -> dict:
+    """Archive a ``mb`` MB transcript once, append one turn, archive again (the per-Stop cost)."""
+    from cavemem import Memory
+    from cavemem.memory.capture import pipeline
+    from cavemem.store.ccr import open_ccr
+
+    src = (DATA / "acme-api-01-setup.jsonl").read_bytes()
+    path = os.path.join(tmp, "big.jsonl")
+    with open(path, "wb") as fh:
+        n = 0
+        while fh.tell() < mb * 1024 * 1024:
+            fh.write(src.replace(b'"uuid":"', b'"uuid":"%d-' % n))
+            n += 1
+    mem = Memory(os.path.join(tmp, "big.db"), scorers=[])
+    ccr = open_ccr(os.path.join(tmp, "big-ccr.db"))
+    t0 = time.perf_counter()
+    first = pipeline.capture_transcript(mem, path, session="big", project="big", ccr=ccr)
+    t_first = time.perf_counter() - t0
+    with open(path, "ab") as fh:
+        fh.write(src[: src.index(b"\n", 3000) + 1].replace(b'"uuid":"', b'"uuid":"tail-'))
+    t0 = time.perf_counter()
+    second = pipeline.capture_transcript(mem, path, session="big", project="big", ccr=ccr)
+    t_incr = time.perf_counter() - t0
+    mem.close()
+    ccr.close()
+    return {"mb": mb, "first_pass_s": round(t_first, 3), "first_messages": first.new_messages,
+            "incremental_s": round(t_incr, 3), "incremental_messages": second.new_messages}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--big-mb", type=int, default=50)
+    args = ap.parse_args()
+    out: dict = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        os.environ["CAVEMAN_HOME"] = tmp
+        for mode in ("baseline", "rules"):
+            res = run_devset(mode, tmp)
+            out[mode] = {"tune": summarise(res["files"], "tune"), "check": summarise(res["files"], "check"),
+                         "all": summarise(res["files"], None), "files": res["files"], "ms_per_file": res["ms_per_file"]}
+        if args.big_mb:
+            out["big"] = big_transcript(tmp, args.big_mb)
+    print(f"{'mode':9} {'split':6} {'files':>5} {'gold':>4} {'recall':>7} {'stored':>6} {'prec':>6} {'noise':>5} {'secret':>6} {'updates':>7}")
+    for mode in ("baseline", "rules"):
+        for split in ("tune", "check", "all"):
+            s = out[mode][split]
+            print(f"{mode:9} {split:6} {s['files']:>5} {s['gold']:>4} {s['recall']:>7.1%} {s['stored']:>6} {s['precision']:>6.1%} "
+                  f"{s['noise']:>5} {s['secrets']:>6} {s['updates']:>7}")
+    for name, r in sorted(out["rules"]["files"].items()):
+        if r["missed"] or r["wrong"] or r["noise"] or r["secrets"] or not all(u["ok"] for u in r["updates"]):
+            print(f"  {r['split']:5} {name}: missed={r['missed']} wrong={r['wrong']} noise={r['noise']} secrets={r['secrets']} "
+                  f"updates={[u for u in r['updates'] if not u['ok']]}")
+    if "big" in out:
+        b = out["big"]
+        print(f"archive {b['mb']} MB transcript: first pass {b['first_pass_s']} s ({b['first_messages']} messages), "
+              f"next Stop {b['incremental_s']} s ({b['incremental_messages']} new messages)")
+    RESULTS.parent.mkdir(exist_ok=True)
+    RESULTS.write_text(json.dumps(out, indent=1, ensure_ascii=False))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
