@@ -31,7 +31,9 @@ def _project(name: str) -> str:
     return name if name else "(global)"
 
 
-def _table(rows: list[tuple[str, ...]], right: set[int] = frozenset()) -> list[str]:
+def plain_table(rows: list[tuple[str, ...]], right: set[int] = frozenset()) -> list[str]:
+    """Rows (the first is the header) as aligned text lines. Callers that draw for a terminal pass
+    their own ``table`` function with the same signature (the CLI's rich tables)."""
     if not rows:
         return []
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
@@ -145,14 +147,14 @@ def context_block(result: dict) -> str:
 # -- list / show / history ------------------------------------------------------------------------
 
 
-def records_table(records: list[MemoryRecord], total: int | None = None) -> str:
+def records_table(records: list[MemoryRecord], total: int | None = None, table=plain_table) -> str:
     if not records:
         return "no memories\n"
     rows = [("id", "date", "project", "kind", "text")]
     for r in records:
         mark = "" if r.current else " (superseded)"
         rows.append((r.id, _day(r.created_at), _project(r.project), r.kind or "", one_line(r.text) + mark))
-    lines = _table(rows)
+    lines = table(rows)
     if total is not None and total > len(records):
         lines.append(f"… {total - len(records)} more (use --limit 0 for all)")
     return "\n".join(lines) + "\n"
@@ -174,11 +176,11 @@ def show_text(rec: MemoryRecord, versions: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def history_table(chain: list[MemoryRecord]) -> str:
+def history_table(chain: list[MemoryRecord], table=plain_table) -> str:
     rows = [("#", "id", "valid_from", "valid_until", "change", "text")]
     for i, r in enumerate(chain, 1):
         rows.append((str(i), r.id, r.valid_from, r.valid_until or "current", r.change or "", one_line(r.text, 72)))
-    return "\n".join(_table(rows)) + "\n"
+    return "\n".join(table(rows)) + "\n"
 
 
 def forget_text(result: dict) -> str:
@@ -194,7 +196,7 @@ def forget_text(result: dict) -> str:
     return "\n".join([head, *("  " + i for i in ids[:50]), *(["  …"] if len(ids) > 50 else [])]) + "\n"
 
 
-def stats_text(stats: dict) -> str:
+def stats_text(stats: dict, table=plain_table) -> str:
     lines = [
         f"memories: {stats['memories']} current, {stats['superseded']} superseded ({stats['merged']} by near-duplicate merge)",
         f"text: {stats['text_bytes']:,} bytes" + (f" · file {stats['file_bytes']:,} bytes" if "file_bytes" in stats else ""),
@@ -205,7 +207,7 @@ def stats_text(stats: dict) -> str:
         rows = [("project", "current", "superseded", "text bytes")]
         for name, p in stats["projects"].items():
             rows.append((_project(name), str(p["current"]), str(p["superseded"]), f"{p['text_bytes']:,}"))
-        lines += [""] + _table(rows, right={1, 2, 3})
+        lines += [""] + table(rows, right={1, 2, 3})
     if stats["kinds"]:
         lines += ["", "kinds: " + ", ".join(f"{k} {v}" for k, v in stats["kinds"].items())]
     lines.append(f"store: {stats['path']}")

@@ -7,7 +7,7 @@ the engine pieces each command needs.
 
 from __future__ import annotations
 
-from cavemem.cli import io
+from cavemem.cli import io, tables
 from cavemem.cli.args import Arg, Command, Opt, command
 
 _TYPE_HELP = "force a content type (json, log, code, …; 'auto' = detect)"
@@ -123,11 +123,13 @@ def stats(opts: dict) -> int:
     if opts["json"]:
         io.write_stdout((marshal(summary, indent="  ", sort_keys=False) + "\n").encode())
         return 0
-    io.write_stdout(render_stats(summary).encode())
+    io.write_stdout(render_stats(summary, tables.for_stdout()).encode())
     return 0
 
 
-def render_stats(summary: dict) -> str:
+def render_stats(summary: dict, table=None) -> str:
+    from cavemem.memory.render import plain_table
+
     rows = [("content type", "count", "tokens before", "tokens after", "saved")]
 
     def row(name: str, b: dict) -> tuple:
@@ -136,8 +138,7 @@ def render_stats(summary: dict) -> str:
     for name, bucket in summary["by_content_type"].items():
         rows.append(row(name, bucket))
     rows.append(row("total", summary["totals"]))
-    widths = [max(len(r[i]) for r in rows) for i in range(5)]
-    lines = ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))) for r in rows]
+    lines = (table or plain_table)(rows, right={1, 2, 3, 4})
     used = summary.get("storage_bytes", 0)
     cap = summary.get("max_storage_bytes")
     if cap:
@@ -162,13 +163,12 @@ def registry(opts: dict) -> int:
     if opts["json"] or not io.stdout_is_tty():
         io.write_stdout((marshal(manifest, sort_keys=False) + "\n").encode())
         return 0
-    lines = [f"registry_sha256 {manifest['registry_sha256']}", ""]
+    rows = [("content type", "route", "query", "manifest")]
     for e in reg.entries():
         comp = reg.get(e.content_type)
-        lines.append(
-            f"  {e.content_type:<24} {'auto' if e.auto else 'force-only':<10} "
-            f"{'query-aware' if comp.accepts_query else '':<12} {'' if e.in_manifest else '(not in manifest)'}".rstrip()
-        )
+        rows.append((e.content_type, "auto" if e.auto else "force-only", "query-aware" if comp.accepts_query else "",
+                     "yes" if e.in_manifest else "no"))
+    lines = [f"registry_sha256 {manifest['registry_sha256']}", "", *tables.for_stdout()(rows)]
     io.write_stdout(("\n".join(lines) + "\n").encode())
     return 0
 

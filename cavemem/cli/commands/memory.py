@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sys
 
-from cavemem.cli import io
+from cavemem.cli import io, tables
 from cavemem.cli.args import Arg, Command, Opt, command, non_negative_int
 from cavemem.errors import CaveError
 from cavemem.memory import render
@@ -192,7 +192,7 @@ def history(opts: dict) -> int:
     if opts["json"]:
         _out(render.to_json({"basis": "inferred", "history": [r.to_dict(with_extra=False) for r in chain]}))
     else:
-        _out(render.history_table(chain))
+        _out(render.history_table(chain, table=tables.for_stdout()))
     return 0
 
 
@@ -251,7 +251,7 @@ def list_(opts: dict) -> int:
     if opts["json"]:
         _out(render.to_json({"count": total, "memories": [r.to_dict(with_extra=False) for r in records]}))
     else:
-        _out(render.records_table(records, total))
+        _out(render.records_table(records, total, table=tables.for_stdout()))
     return 0
 
 
@@ -336,5 +336,5 @@ def _progress_printer():
 def stats(opts: dict) -> int:
     """``cavemem stats --memory``: called by the engine's stats command."""
     result = _memory().stats()
-    _out(render.to_json(result) if opts.get("json") else render.stats_text(result))
+    _out(render.to_json(result) if opts.get("json") else render.stats_text(result, table=tables.for_stdout()))
     return 0
