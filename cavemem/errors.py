@@ -35,6 +35,22 @@ EXIT_CODES: dict[str, int] = {
     "cave_internal": 70,
 }
 
+# MCP tool failures: a store error inside tool ``cavemem_<verb>`` is reported as ``cave_<verb>_failed``
+# (with the underlying code as its cause). Listed here so one module knows every code.
+MCP_VERBS = ("remember", "recall", "supersede", "history", "forget", "compress", "retrieve", "list", "show",
+             "export", "stats")
+EXIT_CODES.update({f"cave_{verb}_failed": 1 for verb in MCP_VERBS})
+EXIT_CODES.update({"cave_unknown_tool": 1, "cave_tool_panicked": 70, "cave_payload_too_large": 1})
+
+
+def tool_failure_code(verb: str) -> str:
+    """The stable code of a failed MCP tool call (``cave_recall_failed`` …)."""
+    code = f"cave_{verb}_failed"
+    if code not in EXIT_CODES:
+        raise ValueError(f"unknown tool verb {verb!r}")
+    return code
+
+
 USAGE_EXIT = 2
 FATAL_EXIT = 1
 

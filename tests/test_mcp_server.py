@@ -18,7 +18,7 @@ from conftest import cli_argv
 
 EXPECTED_TOOLS = [
     "cavemem_remember", "cavemem_recall", "cavemem_supersede", "cavemem_history", "cavemem_forget",
-    "cavemem_compress", "cavemem_retrieve",
+    "cavemem_compress", "cavemem_retrieve", "cavemem_list", "cavemem_show", "cavemem_export", "cavemem_stats",
 ]
 
 

@@ -19,7 +19,7 @@ import json
 import threading
 from dataclasses import dataclass, field
 
-from ..errors import CaveError
+from ..errors import CaveError, tool_failure_code
 
 MAX_RESULT_BYTES = 16 * 1024 * 1024  # a bigger tool result becomes cave_payload_too_large
 MAX_COMPRESS_BYTES = 64 * 1024 * 1024  # the CLI's stdin cap applies to compress too
@@ -76,8 +76,9 @@ SPECS: list[ToolSpec] = [
     ),
     ToolSpec(
         "cavemem_recall",
-        "Recall stored memories relevant to a query, ranked by BM25 behind a conservative threshold (an "
-        "off-topic query recalls nothing). Hits are packed within a token budget; each is compressed for "
+        "Recall stored memories relevant to a query. Ranking is fused: BM25 over the words plus context, "
+        "session, date and recency signals (and meaning, when semantic vectors are on), behind a refusal "
+        "gate (an off-topic query recalls nothing). Hits are packed within a token budget; each is compressed for "
         "injection with its inferred token cost and a recovery_handle for the full original (an oversized "
         "hit returns a head plus its handle).",
         {
@@ -140,6 +141,39 @@ SPECS: list[ToolSpec] = [
         ["handle"],
         _READ_ONLY,
     ),
+    ToolSpec(
+        "cavemem_list",
+        "List stored memories, newest first, in a project (plus global ones), optionally by kind or tag.",
+        {
+            "project": _PROJECT,
+            "kind": _str("Only memories of this kind (fact, preference, decision, note, …)."),
+            "tag": _str("Only memories carrying this tag."),
+            "limit": {"type": "integer", "minimum": 0, "description": "Max memories (default 20; 0 = all)."},
+        },
+        [],
+        _READ_ONLY,
+    ),
+    ToolSpec(
+        "cavemem_show",
+        "Return one memory with all its fields.",
+        {"id": _str("The memory id.")},
+        ["id"],
+        _READ_ONLY,
+    ),
+    ToolSpec(
+        "cavemem_export",
+        "Export memories as JSON lines (every stored version, lossless) for backup or another store.",
+        {"project": _str("Only this project (default: every project).")},
+        [],
+        _READ_ONLY,
+    ),
+    ToolSpec(
+        "cavemem_stats",
+        "Counts of the memory store (by project and kind, sizes, time span) and of the recovery store.",
+        {},
+        [],
+        _READ_ONLY,
+    ),
 ]
 SPEC_BY_NAME = {s.name: s for s in SPECS}
 
@@ -189,7 +223,7 @@ def _dump(record) -> dict:
 def _failure(verb: str, exc: CaveError) -> ToolFailure:
     if exc.code in ("cave_memory_too_large", "cave_invalid_arguments"):
         return ToolFailure(exc.code, exc.message)
-    return ToolFailure(f"cave_{verb}_failed", exc.message, cause=exc.code)
+    return ToolFailure(tool_failure_code(verb), exc.message, cause=exc.code)
 
 
 # -- the tools ------------------------------------------------------------------------------------
@@ -306,6 +340,26 @@ class Tools:
         if isinstance(result, dict):
             return result
         return {"forgotten": bool(result)}
+
+    def _list(self, args: dict) -> dict:
+        limit = _opt_int(args, "limit", "list")
+        records = self.memory().list(project=_opt_str(args, "project", "list"), kind=_opt_str(args, "kind", "list"),
+                                     tag=_opt_str(args, "tag", "list"), limit=20 if limit is None else (limit or 10**9))
+        return {"basis": "inferred", "memories": [_dump(r) for r in records]}
+
+    def _show(self, args: dict) -> dict:
+        return {"memory": _dump(self.memory().show(_required_id(args, "show")))}
+
+    def _export(self, args: dict) -> dict:
+        return {"lines": list(self.memory().export(project=_opt_str(args, "project", "export")))}
+
+    def _stats(self, args: dict) -> dict:
+        out = {"memory": self.memory().stats()}
+        try:
+            out["recovery_store"] = self.engine().stats()
+        except CaveError as exc:
+            out["recovery_store"] = {"error": exc.code, "message": exc.message}
+        return out
 
     # engine -------------------------------------------------------------------------------------
     def _compress(self, args: dict) -> dict:
