@@ -24,12 +24,30 @@ def home_dir() -> str:
     return os.path.join(home, ".caveman")
 
 
-def ensure_private_dir(path: str) -> str:
-    """Create ``path`` (and parents) with mode 0700 if missing; never chmods an existing dir."""
+def ensure_private_dir(path: str, code: str = "cave_ccr_unavailable") -> str:
+    """Create ``path`` and every missing parent with mode 0700 (``os.makedirs`` gives parents the
+    umask's mode); never chmods a directory that already exists. Failures raise ``code``."""
+    from .errors import CaveError
+
+    missing = []
+    cur = os.path.abspath(path)
+    while not os.path.isdir(cur):
+        missing.append(cur)
+        parent = os.path.dirname(cur)
+        if parent == cur:
+            break
+        cur = parent
     try:
-        os.makedirs(path, mode=0o700, exist_ok=True)
+        for d in reversed(missing):
+            try:
+                os.mkdir(d, 0o700)
+            except FileExistsError:
+                if not os.path.isdir(d):
+                    raise
+                continue
+            os.chmod(d, 0o700)  # a umask like 077 is fine; one like 0o200 must not weaken it
     except OSError as exc:
-        raise StoreUnavailable(f"cannot create {path}: {exc.strerror or exc}") from exc
+        raise CaveError(code, f"cannot create {path}: {exc.strerror or exc}") from exc
     return path
 
 
@@ -59,7 +77,7 @@ def mem_db_path() -> str:
     env = os.environ.get("CAVEMAN_MEM_DB", "")
     if env:
         return env
-    return os.path.join(ensure_private_dir(home_dir()), "mem.db")
+    return os.path.join(ensure_private_dir(home_dir(), "cave_store_unavailable"), "mem.db")
 
 
 def cache_dir() -> str:

@@ -176,7 +176,13 @@ def _write_cache(path: str, blob: bytes) -> None:
     import tempfile
 
     try:
-        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+        from . import paths
+        from .errors import CaveError
+
+        try:
+            paths.ensure_private_dir(os.path.dirname(path))  # parents (the home) 0700 too
+        except CaveError:
+            return
         fd, tmp = tempfile.mkstemp(prefix=".o200k-", dir=os.path.dirname(path))
         try:
             with os.fdopen(fd, "wb") as fh:

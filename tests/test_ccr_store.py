@@ -149,8 +149,10 @@ def test_budget_env_validation(monkeypatch, value):
 def test_budget_env_plus_sign_and_minimum(monkeypatch, tmp_path):
     monkeypatch.setenv("CAVEMAN_CCR_MAX_BYTES", "+2000000")
     assert budget_from_env() == 2000000
-    with pytest.raises(CaveError, match="below SQLite minimum"):
-        open_ccr(str(tmp_path / "c.db"), max_bytes=1000)
+    # a budget below SQLite's minimum opens (reads work) and every put says "budget exceeded"
+    store = open_ccr(str(tmp_path / "c.db"), max_bytes=1000)
+    with pytest.raises(BudgetExceeded):
+        _put(store, b"x" * 2000)
 
 
 def test_retry_on_busy_with_fake_clock():

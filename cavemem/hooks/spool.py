@@ -7,7 +7,8 @@ temporary name then renamed, so a reader never sees half a file) and starts
 ``python -m cavemem hook drain`` in a new session with no stdio attached, then exits.
 
 The drainer stores every spool file through :class:`cavemem.Memory` (oldest first) and deletes it
-once stored. A store that is locked or unavailable leaves the file for the next drain; an entry
+once stored; an entry with a ``capture`` part also archives and extracts that transcript's new
+lines (:func:`cavemem.memory.capture.capture_transcript`). A store that is locked or unavailable leaves the file for the next drain; an entry
 that can never be stored (empty after ``<private>`` removal, too large, …) is dropped with a line in
 ``spool/drain.log``. One drainer runs at a time (an ``flock`` on ``spool/lock``); a drainer
 that finds the lock taken exits, and the running one re-lists the directory before it stops.
@@ -34,7 +35,7 @@ def spool_dir() -> str:
 def write(entry: dict) -> str:
     """Write one spool file; returns its path. Raises OSError on failure (the caller logs it)."""
     d = spool_dir()
-    os.makedirs(d, mode=0o700, exist_ok=True)
+    _private_dir(d)
     name = f"{time.time_ns():020d}-{os.getpid()}.json"
     tmp = os.path.join(d, "." + name + ".tmp")
     from ..paths import write_private_file
@@ -87,7 +88,7 @@ def _log(line: dict) -> None:
 def _lock():
     """An exclusive, non-blocking lock on ``spool/lock``; None when another drainer holds it."""
     d = spool_dir()
-    os.makedirs(d, mode=0o700, exist_ok=True)
+    _private_dir(d)
     fd = os.open(os.path.join(d, "lock"), os.O_RDWR | os.O_CREAT, 0o600)
     try:
         import fcntl
@@ -147,6 +148,14 @@ def drain(memory_factory=None, max_rounds: int = 20) -> dict:
                                 counts["dropped"] += 1
                             else:
                                 left.append(item)
+                    if isinstance(entry.get("capture"), dict):
+                        try:
+                            if _capture(mem, entry["capture"], os.path.basename(path)):
+                                counts["captured"] = counts.get("captured", 0) + 1
+                        except CaveError:  # locked / unavailable: the memories above are stored, capture later
+                            entry["memories"] = left
+                            _rewrite(path, entry)
+                            raise
                 except CaveError as exc:  # the store itself is unavailable or locked: try later
                     _log({"file": os.path.basename(path), "kept": exc.code, "message": exc.message})
                     counts["kept"] += 1
@@ -168,6 +177,29 @@ def drain(memory_factory=None, max_rounds: int = 20) -> dict:
                 pass
         os.close(fd)
     return counts
+
+
+def _capture(mem, request: dict, name: str) -> bool:
+    """Archive and extract the transcript a Stop / SessionEnd / PreCompact named. A missing or
+    unreadable transcript is logged and dropped; store trouble (CaveError) is the caller's."""
+    from ..errors import CaveError
+    from ..memory.capture import capture_transcript
+
+    path = request.get("transcript_path")
+    if not isinstance(path, str) or not path:
+        return False
+    session = request.get("session") if isinstance(request.get("session"), str) else None
+    cwd = request.get("cwd") if isinstance(request.get("cwd"), str) else None
+    try:
+        report = capture_transcript(mem, path, session=session, cwd=cwd)
+    except CaveError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a bad transcript must not stop the queue
+        _log({"file": name, "capture_dropped": type(exc).__name__, "message": str(exc)[:300]})
+        return False
+    if report.stored:
+        _log({"file": name, "captured": len(report.stored), "session": report.session, "new_messages": report.new_messages})
+    return True
 
 
 def _default_memory(cwd: str | None):
@@ -192,3 +224,14 @@ def _rewrite(path: str, entry: dict) -> None:
         os.replace(tmp, path)
     except OSError:
         pass
+
+
+def _private_dir(d: str) -> None:
+    """The spool and every missing parent (the home) 0700; OSError like ``os.makedirs``."""
+    from .. import paths
+    from ..errors import CaveError
+
+    try:
+        paths.ensure_private_dir(d)
+    except CaveError as exc:
+        raise OSError(str(exc)) from exc

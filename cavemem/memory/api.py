@@ -135,7 +135,15 @@ class Memory:
         had_text = bool(text.strip())
         from . import privacy  # only writes need the secret patterns
 
-        cleaned, redacted, spans = privacy.clean(text, redact_secrets=self.redact if redact is None else redact)
+        do_redact = self.redact if redact is None else redact
+        cleaned, redacted, spans = privacy.clean(text, redact_secrets=do_redact)
+        if do_redact:  # the metadata is stored too: topic, tags, entity, files, session
+            meta, more = privacy.clean_fields(
+                {"session": session, "topic": topic, "entity": entity, "tags": tags, "files": files}
+            )
+            session, topic, entity, tags, files = (meta[k] for k in ("session", "topic", "entity", "tags", "files"))
+            for k, n in more.items():
+                redacted[k] = redacted.get(k, 0) + n
         if not cleaned.strip():
             if had_text and spans:
                 raise CaveError("cave_memory_empty", "nothing left to remember after removing <private> spans")
@@ -332,7 +340,12 @@ class Memory:
                     done.append(rec)
             return done
 
-        return self.store.write(txn, "forget") if victims else []
+        if not victims:
+            return []
+        done = self.store.write(txn, "forget")
+        if done:
+            self.store.db.scrub()  # forgotten text must not stay readable in the WAL (issue 15 item 6)
+        return done
 
     def _purge(self, gone: list[MemoryRecord]) -> dict:
         """Delete derived copies of forgotten texts — recovery-store originals and, when the
@@ -358,13 +371,16 @@ class Memory:
         import os
 
         from .. import paths
-        from ..store.ccr import handle_for
+        from ..store.ccr import OWNER_MEMORY, handle_for
 
         try:
             if self._engine is None and not os.path.exists(paths.ccr_db_path()):
                 return {}
             store = self.engine().store()
-            purged = sum(1 for rec in gone if store.delete(handle_for(rec.text.encode("utf-8", "surrogatepass"))))
+            # the memory lets go of its copies; a record a compress (or a remaining memory with
+            # the same text) also needs stays (issue 15 item 1)
+            texts = {rec.text for rec in gone if not self.store.read("SELECT 1 FROM memories WHERE text = ? LIMIT 1", (rec.text,))}
+            purged = store.release([handle_for(t.encode("utf-8", "surrogatepass")) for t in texts], OWNER_MEMORY)
         except Exception as exc:
             return {"warnings": [f"cave_ccr_unavailable: recovery copies were not purged ({exc})"]}
         return {"recovery_copies_deleted": purged} if purged else {}

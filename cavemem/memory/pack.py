@@ -96,8 +96,11 @@ class Packer:
                 warnings.append(self._engine_error)
             n = _count(rec.text)
             return Prepared(rec, score, rec.text, n, original_tokens=n)
+        from ..store.ccr import OWNER_MEMORY, owned_by
+
         try:
-            res = engine.compress(rec.text.encode("utf-8", "surrogatepass"), query=query)
+            with owned_by(OWNER_MEMORY):  # the copy is the memory's: forget may release it
+                res = engine.compress(rec.text.encode("utf-8", "surrogatepass"), query=query)
         except Exception as exc:  # a compressor bug must not cost the user their memory
             warnings.append(f"cave_internal: compress failed ({exc})")
             n = _count(rec.text)
@@ -117,7 +120,7 @@ class Packer:
         engine = self._get_engine() if todo else None
         if engine is None:
             return
-        from ..store.ccr import handle_for
+        from ..store.ccr import OWNER_MEMORY, handle_for
 
         try:
             ccr = engine.store()
@@ -132,7 +135,7 @@ class Packer:
             if puts:
                 handles = ccr.put_many([
                     (original, dict(content_type="text", compressor=HEAD_COMPRESSOR if item.truncated else PASS_COMPRESSOR,
-                                    tokens_before=item.original_tokens, tokens_after=item.tokens))
+                                    tokens_before=item.original_tokens, tokens_after=item.tokens, owner=OWNER_MEMORY))
                     for item, original in puts
                 ])
                 for (item, _), handle in zip(puts, handles):

@@ -9,6 +9,8 @@ payload always gets the same handle and is stored once. A byte budget (default 5
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import hashlib
 import os
 import sqlite3
@@ -47,7 +49,32 @@ MIGRATIONS = [
             UPDATE ccr_usage SET storage_bytes = storage_bytes - length(OLD.original) - coalesce(length(OLD.metadata), 0) WHERE id = 1;
         END""",
     ],
+    # owners (issue 15 item 1): a content-addressed record can be needed by a compress and by a
+    # memory at once; it is deleted only when its last owner lets go. Records stored before the
+    # table existed: the memory layer's own pass-through copies belong to the memory, the rest
+    # to compress (keeping data beats purging it on a guess).
+    [
+        "CREATE TABLE IF NOT EXISTS recovery_owners (handle TEXT NOT NULL REFERENCES recoveries(handle) "
+        "ON DELETE CASCADE, owner TEXT NOT NULL, PRIMARY KEY (handle, owner)) WITHOUT ROWID",
+        "INSERT OR IGNORE INTO recovery_owners (handle, owner) SELECT handle, CASE WHEN compressor IN "
+        "('memory', 'cavemem-head') THEN 'memory' ELSE 'compress' END FROM recoveries",
+    ],
 ]
+
+OWNER_COMPRESS = "compress"
+OWNER_MEMORY = "memory"
+_OWNER: contextvars.ContextVar[str] = contextvars.ContextVar("ccr_owner", default=OWNER_COMPRESS)
+
+
+@contextlib.contextmanager
+def owned_by(owner: str):
+    """Puts made inside this block (e.g. by an engine the memory layer calls) are recorded
+    under ``owner`` instead of the default ``compress``."""
+    token = _OWNER.set(owner)
+    try:
+        yield
+    finally:
+        _OWNER.reset(token)
 
 
 def handle_for(original: bytes) -> str:
@@ -98,17 +125,15 @@ class CCRStore:
         if self.db.path == sqlite_store.MEMORY:
             return
         page = self.db.execute("PRAGMA page_size").fetchone()[0]
-        max_pages = self.max_bytes // page
-        if max_pages < MIN_PAGES:
-            raise CaveError(
-                "cave_invalid_config", f"budget {self.max_bytes} is below SQLite minimum {MIN_PAGES * page}"
-            )
+        # A budget below what is stored (or below SQLite's minimum) still opens: reads keep
+        # working and every new put fails the logical check with "budget exceeded".
+        max_pages = max(self.max_bytes // page, MIN_PAGES)
         # The logical budget counts payload bytes only; leave room for SQLite's own overhead
         # (b-tree pages, indexes) so the hard cap never trips before the logical one.
         hard_pages = max_pages * 2 + 64
-        self.db.execute(f"PRAGMA max_page_count = {hard_pages}")
+        self.db.execute(f"PRAGMA max_page_count = {hard_pages}")  # never below the current size
         self.db.execute(f"PRAGMA wal_autocheckpoint = {max(1, max_pages // 16)}")
-        self.db.execute(f"PRAGMA journal_size_limit = {self.max_bytes // 8}")
+        self.db.execute(f"PRAGMA journal_size_limit = {max(self.max_bytes // 8, 4096)}")
 
     def storage_bytes(self) -> int:
         return self.db.execute("SELECT storage_bytes FROM ccr_usage WHERE id = 1").fetchone()[0]
@@ -123,10 +148,12 @@ class CCRStore:
         tokens_before: int,
         tokens_after: int,
         metadata: bytes = b"",
+        owner: str | None = None,
     ) -> str:
-        """Store ``original`` durably and return its handle (idempotent)."""
+        """Store ``original`` durably and return its handle (idempotent); ``owner`` (default:
+        the :func:`owned_by` block's, else ``compress``) is recorded as one of its owners."""
         item = dict(content_type=content_type, compressor=compressor, tokens_before=tokens_before,
-                    tokens_after=tokens_after, metadata=metadata)
+                    tokens_after=tokens_after, metadata=metadata, owner=owner)
         return self.put_many([(original, item)])[0]
 
     def put_many(self, items: list[tuple[bytes, dict]]) -> list[str]:
@@ -136,7 +163,11 @@ class CCRStore:
         try:
             with self.db.transaction() as conn:
                 for original, kw in items:
-                    handles.append(self._put_in(conn, original, **kw))
+                    kw = dict(kw)
+                    owner = kw.pop("owner", None) or _OWNER.get()
+                    handle = self._put_in(conn, original, **kw)
+                    conn.execute("INSERT OR IGNORE INTO recovery_owners (handle, owner) VALUES (?, ?)", (handle, owner))
+                    handles.append(handle)
         except BudgetExceeded:
             raise
         except sqlite3.Error as exc:
@@ -201,12 +232,37 @@ class CCRStore:
         return bytes(row[0])
 
     def delete(self, handle: str) -> bool:
-        """Remove one record (memory ``forget`` purges its recovery copies); True if it existed."""
+        """Remove one record whatever owns it; True if it existed. Callers that share records
+        use :meth:`release`."""
         try:
             with self.db.transaction() as conn:
-                return conn.execute("DELETE FROM recoveries WHERE handle = ?", (handle,)).rowcount > 0
+                gone = conn.execute("DELETE FROM recoveries WHERE handle = ?", (handle,)).rowcount > 0
         except sqlite3.Error as exc:
             raise StoreUnavailable(f"ccr delete: {exc}") from exc
+        if gone:
+            self.db.scrub()
+        return gone
+
+    def release(self, handles: list[str], owner: str) -> int:
+        """Drop ``owner`` from each record; delete (and scrub from disk) those left without an
+        owner. Returns how many records were deleted."""
+        deleted = 0
+        try:
+            with self.db.transaction() as conn:
+                for handle in handles:
+                    conn.execute("DELETE FROM recovery_owners WHERE handle = ? AND owner = ?", (handle, owner))
+                    deleted += conn.execute(
+                        "DELETE FROM recoveries WHERE handle = ? AND NOT EXISTS "
+                        "(SELECT 1 FROM recovery_owners WHERE handle = ?)", (handle, handle)).rowcount
+        except sqlite3.Error as exc:
+            raise StoreUnavailable(f"ccr release: {exc}") from exc
+        if deleted:
+            self.db.scrub()
+        return deleted
+
+    def owners(self, handle: str) -> list[str]:
+        return [r[0] for r in self.db.execute(
+            "SELECT owner FROM recovery_owners WHERE handle = ? ORDER BY owner", (handle,)).fetchall()]
 
     def contains(self, handle: str) -> bool:
         return self.db.execute("SELECT 1 FROM recoveries WHERE handle = ?", (handle,)).fetchone() is not None

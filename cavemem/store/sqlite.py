@@ -27,9 +27,10 @@ Migration = Sequence[str] | Callable[[sqlite3.Connection], None]
 class Database:
     """One serialized SQLite connection (autocommit) plus a lock for multi-statement work."""
 
-    def __init__(self, conn: sqlite3.Connection, path: str):
+    def __init__(self, conn: sqlite3.Connection, path: str, readonly: bool = False):
         self.conn = conn
         self.path = path
+        self.readonly = readonly
         self.lock = threading.RLock()
 
     def _conn(self) -> sqlite3.Connection:
@@ -43,6 +44,18 @@ class Database:
 
     def transaction(self, immediate: bool = True) -> "_Tx":
         return _Tx(self, immediate)
+
+    def scrub(self) -> None:
+        """After deletes: move every page back into the main file and truncate the WAL, so
+        deleted text (already zeroed by ``secure_delete``) is not left in the WAL. Best effort:
+        a reader holding the WAL open only delays it."""
+        if self.path == MEMORY or self.readonly:
+            return
+        try:
+            with self.lock:
+                self._conn().execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        except sqlite3.Error:
+            pass
 
     def close(self) -> None:
         with self.lock:
@@ -107,7 +120,7 @@ def _check_parent(path: str) -> str:
     return os.path.join(resolved, os.path.basename(path))
 
 
-def _secure_file(path: str, create: bool, label: str) -> None:
+def _secure_file(path: str, create: bool, label: str, chmod: bool = True) -> None:
     """Create (0600, exclusive) or verify a regular non-symlink file and chmod it 0600."""
     if create:
         try:
@@ -129,7 +142,7 @@ def _secure_file(path: str, create: bool, label: str) -> None:
     if not stat.S_ISREG(lst.st_mode):
         raise StoreUnavailable(f'secure sqlite {label} "{path}": refusing non-regular file')
     try:
-        fd = os.open(path, os.O_RDWR | os.O_NOFOLLOW)
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
     except FileNotFoundError:
         if label == "sidecar":
             return
@@ -140,10 +153,26 @@ def _secure_file(path: str, create: bool, label: str) -> None:
         st = os.fstat(fd)
         if (st.st_dev, st.st_ino) != (lst.st_dev, lst.st_ino):
             raise StoreUnavailable(f'secure sqlite {label} "{path}": file changed while opening')
-        if stat.S_IMODE(st.st_mode) != 0o600:
+        _check_ours(fd, st, path, label)  # before anything is changed: never touch a stranger's file
+        if chmod and stat.S_IMODE(st.st_mode) != 0o600:
             os.fchmod(fd, 0o600)
     finally:
         os.close(fd)
+
+
+_HEADER = b"SQLite format 3\x00"
+
+
+def _check_ours(fd: int, st: os.stat_result, path: str, label: str) -> None:
+    """Refuse a hard-linked file or a main file that is neither empty nor SQLite (issue 15
+    item 5: a mistyped ``CAVEMAN_CCR_DB`` must not chmod a system file)."""
+    if st.st_nlink > 1:
+        raise StoreUnavailable(f'secure sqlite {label} "{path}": refusing a file with {st.st_nlink} hard links')
+    if label != "file" or st.st_size == 0:
+        return
+    head = os.pread(fd, len(_HEADER), 0)
+    if head != _HEADER:
+        raise StoreUnavailable(f'sqlite "{path}": file is not a database (no SQLite header); refusing to open or change it')
 
 
 # Canonical paths this process has an open SQLite connection to. POSIX record locks belong to
@@ -249,38 +278,73 @@ def open_database(path: str, migrations: Sequence[Migration], *, synchronous: st
     ``path`` may be ``":memory:"`` for an ephemeral database (tests, evals)."""
     if not path or not path.strip():
         raise StoreUnavailable("ccr sqlite path is required")
+    readonly = False
     if path == MEMORY:
         canonical = MEMORY
     else:
         canonical = _check_parent(path)
         with _OPEN_LOCK:
             held = _OPEN_IN_PROCESS.get(canonical, 0) > 0
-        _secure_all(canonical, held)
+        readonly = _read_only(canonical)
+        if readonly:
+            _secure_file(canonical, create=False, label="file", chmod=False)
+        else:
+            _secure_all(canonical, held)
     try:
-        conn = sqlite3.connect(
-            canonical, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False
-        )
+        conn = _connect(canonical, readonly)
     except sqlite3.Error as exc:
         raise StoreUnavailable(f"open sqlite {canonical!r}: {exc}") from exc
     try:
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        if canonical != MEMORY:
+        if canonical != MEMORY and not readonly:
             retry_on_busy(lambda: conn.execute("PRAGMA journal_mode = WAL").fetchone())
         conn.execute(f"PRAGMA synchronous = {synchronous}")
         conn.execute("PRAGMA foreign_keys = ON")
-        _migrate(conn, migrations)
+        conn.execute("PRAGMA secure_delete = ON")  # deleted (forgotten) text is zeroed, not left in free pages
+        if readonly:
+            _check_version(conn, len(migrations))
+        else:
+            _migrate(conn, migrations)
     except StoreUnavailable:
         conn.close()
         raise
     except sqlite3.Error as exc:
         conn.close()
-        raise StoreUnavailable(f"migrate sqlite {canonical!r}: {exc}") from exc
+        raise StoreUnavailable(f"{'read' if readonly else 'migrate'} sqlite {canonical!r}: {exc}") from exc
     if canonical != MEMORY:
         with _OPEN_LOCK:
             _OPEN_IN_PROCESS[canonical] = _OPEN_IN_PROCESS.get(canonical, 0) + 1
         try:
-            _secure_all(canonical, held=True)  # sidecars SQLite just created inherit 0600; verify
+            if not readonly:
+                _secure_all(canonical, held=True)  # sidecars SQLite just created inherit 0600; verify
         except StoreUnavailable:
             Database(conn, canonical).close()
             raise
-    return Database(conn, canonical)
+    return Database(conn, canonical, readonly)
+
+
+def _read_only(canonical: str) -> bool:
+    """An existing store we cannot write (read-only mount, or no write permission on the file or
+    its directory) is opened read-only, so reads still work (issue 15 item 11)."""
+    if not os.path.lexists(canonical):
+        return False
+    parent = os.path.dirname(canonical)
+    return not os.access(canonical, os.W_OK) or not os.access(parent, os.W_OK | os.X_OK)
+
+
+def _connect(canonical: str, readonly: bool) -> sqlite3.Connection:
+    timeout = BUSY_TIMEOUT_MS / 1000
+    if not readonly:
+        return sqlite3.connect(canonical, timeout=timeout, isolation_level=None, check_same_thread=False)
+    from urllib.parse import quote
+
+    uri = "file:" + quote(canonical) + "?mode=ro"
+    if not os.access(os.path.dirname(canonical), os.W_OK) and not os.path.exists(canonical + "-shm"):
+        uri += "&immutable=1"  # no -shm can be created here: nobody can be writing either
+    return sqlite3.connect(uri, uri=True, timeout=timeout, isolation_level=None, check_same_thread=False)
+
+
+def _check_version(conn: sqlite3.Connection, known: int) -> None:
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    if version > known:
+        raise StoreUnavailable(f"database schema version {version} is newer than this cavemem ({known}); upgrade cavemem")

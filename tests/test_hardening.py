@@ -1,0 +1,197 @@
+"""Issue 15: regression tests for the adversarial audit (store side; hook, MCP and import in
+tests/test_hardening_inputs.py). Each test is named after the issue item it pins."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import stat
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import cli_argv
+
+from cavemem.errors import StoreUnavailable
+from cavemem.store.ccr import OWNER_COMPRESS, OWNER_MEMORY, handle_for, open_ccr
+
+ROWS = json.dumps([{"id": i, "name": f"user{i}", "email": f"u{i}@example.com", "active": True} for i in range(60)]).encode()
+
+
+def _run(*args: str, input: bytes = b"", env: dict | None = None, cwd=None, timeout: float = 60, pre: list | None = None):
+    full = dict(os.environ)
+    full.update(env or {})
+    return subprocess.run((pre or []) + cli_argv() + list(args), input=input, capture_output=True, env=full,
+                          timeout=timeout, cwd=cwd)
+
+
+def _err(proc) -> dict:
+    return json.loads(proc.stderr.decode().strip().splitlines()[-1])
+
+
+def _remember(text: bytes, tmp_path) -> str:
+    r = _run("remember", "--global", "--stdin", input=text, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    return r.stdout.decode().split()[1]
+
+
+def test_01_forget_keeps_record_owned_by_compress(tmp_path):
+    c = _run("compress", input=ROWS, cwd=tmp_path)
+    assert c.returncode == 0
+    handle = json.loads(c.stderr)["recovery_handle"]
+    mem_id = _remember(ROWS, tmp_path)
+    assert _run("recall", "--all", "user0 example", cwd=tmp_path).returncode == 0  # the memory stores its copy too
+    f = _run("forget", mem_id, cwd=tmp_path)
+    assert f.returncode == 0, f.stderr
+    r = _run("retrieve", handle, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == ROWS
+
+
+def test_01_forget_deletes_record_only_the_memory_owned(tmp_path):
+    text = b"the deploy key rotates every ninety days " * 30
+    mem_id = _remember(text, tmp_path)
+    rec = _run("recall", "--all", "--json", "deploy key rotates", cwd=tmp_path)
+    assert rec.returncode == 0, rec.stderr
+    handle = handle_for(text)
+    assert _run("retrieve", handle, cwd=tmp_path).stdout == text
+    assert _run("forget", mem_id, cwd=tmp_path).returncode == 0
+    gone = _run("retrieve", handle, cwd=tmp_path)
+    assert gone.returncode == 1 and _err(gone)["error"] == "cave_unknown_handle"
+
+
+def test_01_owners_are_counted_per_owner(tmp_path):
+    store = open_ccr(str(tmp_path / "c.db"))
+    h = store.put(b"shared", content_type="text", compressor="text", tokens_before=5, tokens_after=1)
+    store.put(b"shared", content_type="text", compressor="text", tokens_before=5, tokens_after=1, owner=OWNER_MEMORY)
+    assert store.owners(h) == [OWNER_COMPRESS, OWNER_MEMORY]
+    assert store.release([h], OWNER_MEMORY) == 0 and store.get(h) == b"shared"
+    assert store.release([h], OWNER_COMPRESS) == 1 and not store.contains(h)
+
+
+def test_01_migration_gives_existing_records_an_owner(tmp_path):
+    path = tmp_path / "old.db"
+    con = sqlite3.connect(path)
+    from cavemem.store.ccr import MIGRATIONS
+
+    for sql in MIGRATIONS[0]:
+        con.execute(sql)
+    for original, comp in ((b"from compress", "json"), (b"from memory", "memory")):
+        con.execute("INSERT INTO recoveries VALUES (?, '2026-01-01T00:00:00Z', 'text', ?, 1, 1, ?, NULL)",
+                    (handle_for(original), comp, original))
+    con.execute("PRAGMA user_version = 1")
+    con.commit()
+    con.close()
+    os.chmod(path, 0o600)
+    store = open_ccr(str(path))
+    assert store.owners(handle_for(b"from compress")) == [OWNER_COMPRESS]
+    assert store.owners(handle_for(b"from memory")) == [OWNER_MEMORY]
+
+
+@pytest.mark.parametrize("first", [["compress"], ["stats"], ["hook", "session-start"], ["remember", "--global", "x y z"]])
+def test_04_home_and_parents_created_0700_by_any_command(tmp_path, first):
+    home = tmp_path / "a" / "b" / "home"
+    r = _run(*first, input=b'{"a": 1}' if first[0] != "hook" else b"{}", env={"CAVEMAN_HOME": str(home)}, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert home.is_dir() or first[0] == "hook"  # a hook with nothing to do may create nothing
+    for d in (tmp_path / "a", tmp_path / "a" / "b", home):
+        if first[0] == "hook" and not d.exists():
+            continue
+        assert stat.S_IMODE(d.stat().st_mode) == 0o700, (d, oct(d.stat().st_mode))
+
+
+def test_05_non_database_file_is_refused_untouched(tmp_path):
+    victim = tmp_path / "passwd"
+    victim.write_bytes(b"root:x:0:0:root:/root:/bin/bash\n")
+    os.chmod(victim, 0o644)
+    for args in (["compress"], ["stats"], ["retrieve", "ccr_00000000000000000000000000000000"]):
+        r = _run(*args, input=ROWS, env={"CAVEMAN_CCR_DB": str(victim)}, cwd=tmp_path)
+        if args == ["compress"]:
+            assert r.returncode == 0 and r.stdout == ROWS  # passes through
+        else:
+            assert r.returncode == 1 and _err(r)["error"] == "cave_ccr_unavailable", r.stderr
+    assert stat.S_IMODE(victim.stat().st_mode) == 0o644
+    assert victim.read_bytes() == b"root:x:0:0:root:/root:/bin/bash\n"
+
+
+def test_05_hard_linked_store_is_refused_untouched(tmp_path):
+    db = tmp_path / "real.db"
+    open_ccr(str(db)).close()
+    os.chmod(db, 0o640)
+    os.link(db, tmp_path / "link.db")
+    with pytest.raises(StoreUnavailable, match="hard links"):
+        open_ccr(str(tmp_path / "link.db"))
+    assert stat.S_IMODE(db.stat().st_mode) == 0o640
+
+
+def _raw(home: Path) -> bytes:
+    return b"".join(p.read_bytes() for p in home.iterdir() if p.name.startswith(("mem.db", "ccr.db")))
+
+
+def test_06_forget_leaves_no_plaintext_on_disk(tmp_path, cave_home):
+    secret = b"Zanzibar-quokka-7731 launch code is tangerine"
+    text = secret + b" " + b"padding words for a longer memory " * 20
+    mem_id = _remember(text, tmp_path)
+    assert _run("recall", "--all", "launch code tangerine", cwd=tmp_path).returncode == 0
+    assert secret in _raw(cave_home)
+    assert _run("forget", mem_id, cwd=tmp_path).returncode == 0
+    assert secret not in _raw(cave_home)
+    for _ in range(3):  # later commands must not resurrect it either
+        _run("remember", "--global", "another unrelated fact", cwd=tmp_path)
+    assert secret not in _raw(cave_home)
+
+
+def _ro(cmd: list[str], home: Path) -> list[str]:
+    """Run ``cmd`` with ``home`` bind-mounted read-only (a private mount namespace)."""
+    script = f'mount --bind "{home}" "{home}" && mount -o remount,ro,bind "{home}" && exec "$@"'
+    return ["unshare", "-m", "sh", "-c", script, "sh", *cmd]
+
+
+def _can_mount_ro(tmp_path) -> bool:
+    d = tmp_path / "probe"
+    d.mkdir()
+    r = subprocess.run(_ro(["touch", str(d / "x")], d), capture_output=True)
+    return r.returncode != 0 and b"Read-only" in r.stderr
+
+
+def test_11_read_only_store_can_still_be_read(tmp_path, cave_home):
+    if not _can_mount_ro(tmp_path):
+        pytest.fail("this test needs a private mount namespace (unshare -m) to make a read-only mount")
+    c = _run("compress", input=ROWS, cwd=tmp_path)
+    handle = json.loads(c.stderr)["recovery_handle"]
+    _remember(b"the read only store still answers", tmp_path)
+    for args, want in ((["retrieve", handle], ROWS), (["stats"], None), (["list", "--all"], b"read only store"),
+                       (["recall", "--all", "read only store"], b"read only store"), (["export"], b"read only")):
+        r = subprocess.run(_ro(cli_argv() + args, cave_home), capture_output=True, env=dict(os.environ), cwd=tmp_path, timeout=60)
+        assert r.returncode == 0, (args, r.stderr)
+        if want is not None:
+            assert want in r.stdout, (args, r.stdout)
+    w = subprocess.run(_ro(cli_argv() + ["remember", "--global", "new fact"], cave_home), capture_output=True,
+                       env=dict(os.environ), cwd=tmp_path, timeout=60)
+    assert w.returncode == 1 and _err(w)["error"] == "cave_store_unavailable", w.stderr
+    p = subprocess.run(_ro(cli_argv() + ["compress"], cave_home), input=ROWS + b" ", capture_output=True,
+                       env=dict(os.environ), cwd=tmp_path, timeout=60)
+    assert p.returncode == 0 and p.stdout == ROWS + b" "  # cannot store: passes through
+
+
+def test_13_budget_below_stored_still_reads_and_says_budget_exceeded(tmp_path):
+    c = _run("compress", input=ROWS, cwd=tmp_path)
+    handle = json.loads(c.stderr)["recovery_handle"]
+    env = {"CAVEMAN_CCR_MAX_BYTES": "1000"}
+    r = _run("retrieve", handle, env=env, cwd=tmp_path)
+    assert r.returncode == 0 and r.stdout == ROWS, r.stderr
+    other = ROWS.replace(b"user", b"person")
+    p = _run("compress", input=other, env=env, cwd=tmp_path)
+    assert p.returncode == 0 and p.stdout == other
+    assert json.loads(p.stderr)["error"] == "cave_ccr_budget_exceeded"
+    assert _run("stats", env=env, cwd=tmp_path).returncode == 0
+
+
+def test_13_memory_commands_say_store_unavailable_when_home_cannot_be_created(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    r = _run("remember", "--global", "x", env={"CAVEMAN_HOME": str(blocker / "home")}, cwd=tmp_path)
+    assert r.returncode == 1 and _err(r)["error"] == "cave_store_unavailable", r.stderr
+    c = _run("retrieve", "ccr_00000000000000000000000000000000", env={"CAVEMAN_HOME": str(blocker / "home")}, cwd=tmp_path)
+    assert c.returncode == 1 and _err(c)["error"] == "cave_ccr_unavailable", c.stderr
