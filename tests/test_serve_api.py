@@ -242,3 +242,13 @@ def test_mcp_over_http_shares_the_store(client, memory):
            "params": {"name": "cavemem_remember", "arguments": {"text": "mcp wrote this", "project": "proj"}}}
     client.post("/mcp", json=rem, headers={**hdr, "mcp-protocol-version": "2025-06-18"})
     assert [r.text for r in memory.list(project="proj")][0] == "mcp wrote this"
+
+
+def test_non_loopback_host_names_are_explicit(memory, monkeypatch):
+    monkeypatch.setenv("CAVEMEM_SERVE_HOSTS", "mem.lan")
+    guarded, app = create_app(memory, token=TOKEN, host="0.0.0.0", port=8080)
+    assert app.state.base_url == "http://127.0.0.1:8080"
+    with TestClient(guarded, base_url="http://mem.lan:8080") as c:
+        assert c.get("/api/v1/stats", headers=AUTH).status_code == 200
+        assert c.get("/api/v1/stats", headers={**AUTH, "Host": "other.lan:8080"}).status_code == 400
+        assert c.get("/api/v1/stats", headers={**AUTH, "Origin": "http://mem.lan:8080"}).status_code == 200

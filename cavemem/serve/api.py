@@ -8,6 +8,7 @@ the MCP mount shares the same lock), so the event loop stays free for other requ
 from __future__ import annotations
 
 import json
+import queue
 import threading
 
 from starlette.concurrency import run_in_threadpool
@@ -32,12 +33,31 @@ MAX_LIMIT = 500
 
 
 class Service:
-    """The one Memory and Engine a server process uses, behind one lock."""
+    """The Memory and Engine a server process uses. Writes go through ``memory`` under one lock;
+    reads (recall, list, show, …) take one of ``readers`` extra Memory instances over the same
+    file — each its own SQLite connection, so WAL readers run side by side on several cores."""
 
-    def __init__(self, memory, engine=None):
+    def __init__(self, memory, engine=None, readers: int = 0):
         self.memory = memory
         self._engine = engine
         self.lock = threading.Lock()
+        self._pool: queue.SimpleQueue = queue.SimpleQueue()
+        self._readers: list = []
+        path = getattr(memory.store, "path", ":memory:")
+        if readers > 0 and path and path != ":memory:":
+            from ..memory.api import Memory
+
+            shared = self.engine()
+            for _ in range(readers):
+                reader = Memory(path, engine=shared, cwd=memory.cwd, redact=memory.redact, merge=memory.merge,
+                                rank_config=memory.rank_config, clock=memory.clock)
+                self._readers.append(reader)
+                self._pool.put(reader)
+
+    def close(self) -> None:
+        for reader in self._readers:
+            reader.close()
+        self._readers = []
 
     def engine(self):
         if self._engine is None:
@@ -50,6 +70,20 @@ class Service:
                 return fn(*args, **kwargs)
 
         return await run_in_threadpool(locked)
+
+    async def read(self, fn):
+        """``fn(memory)`` on a pooled reader (or under the write lock when there is no pool)."""
+        if not self._readers:
+            return await self.call(fn, self.memory)
+
+        def pooled():
+            reader = self._pool.get()
+            try:
+                return fn(reader)
+            finally:
+                self._pool.put(reader)
+
+        return await run_in_threadpool(pooled)
 
 
 def error_response(err: CaveError) -> JSONResponse:
@@ -145,25 +179,25 @@ async def list_memories(request, svc):
     f = list_filters(request)
     limit, offset = _qint(request, "limit", 20), _qint(request, "offset", 0, 10**12)
 
-    def run():
-        records = svc.memory.list(limit=limit, offset=offset, **f)
-        return {"count": svc.memory.count(**f), "limit": limit, "offset": offset,
+    def run(m):
+        records = m.list(limit=limit, offset=offset, **f)
+        return {"count": m.count(**f), "limit": limit, "offset": offset,
                 "memories": [r.to_dict(with_extra=False) for r in records]}
 
-    return JSONResponse(await svc.call(run))
+    return JSONResponse(await svc.read(run))
 
 
 @handler
 async def show(request, svc):
     """One memory version by id."""
-    rec = await svc.call(svc.memory.show, request.path_params["mem_id"])
+    rec = await svc.read(lambda m: m.show(request.path_params["mem_id"]))
     return JSONResponse(rec.to_dict(with_extra=False))
 
 
 @handler
 async def history(request, svc):
     """Every version of a memory's chain, oldest to current."""
-    chain = await svc.call(svc.memory.history, request.path_params["mem_id"])
+    chain = await svc.read(lambda m: m.history(request.path_params["mem_id"]))
     return JSONResponse({"basis": "inferred", "history": [r.to_dict(with_extra=False) for r in chain]})
 
 
@@ -213,20 +247,20 @@ async def recall(request, svc):
             kwargs[key] = _opt(body, key, int)
     if _opt(body, "include_superseded", bool):
         kwargs["include_superseded"] = True
-    return JSONResponse(await svc.call(svc.memory.recall, query, **kwargs))
+    return JSONResponse(await svc.read(lambda m: m.recall(query, **kwargs)))
 
 
 @handler
 async def stats(request, svc):
     """Counts by project and kind, bytes, time range."""
-    return JSONResponse(await svc.call(svc.memory.stats))
+    return JSONResponse(await svc.read(lambda m: m.stats()))
 
 
 @handler
 async def export(request, svc):
     """Every stored version as JSON lines (?project for one project)."""
     project = request.query_params.get("project") or None
-    lines = await svc.call(lambda: list(svc.memory.export(project=project)))
+    lines = await svc.read(lambda m: list(m.export(project=project)))
     return Response("".join(line if line.endswith("\n") else line + "\n" for line in lines),
                     media_type="application/x-ndjson")
 

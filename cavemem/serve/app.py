@@ -17,6 +17,7 @@ from .security import Guard, Sessions, check_bind, load_token
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 37778
+HOSTS_ENV = "CAVEMEM_SERVE_HOSTS"  # extra Host names to accept (comma-separated), e.g. a LAN name
 STATIC_DIR = os.path.join(os.path.dirname(__file__), "static")
 
 
@@ -41,19 +42,23 @@ def _mcp_parts(service: Service):
 
 
 def create_app(memory, *, engine=None, token: str, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
-               mcp: bool = True):
-    """The ASGI app for one Memory (and optionally one Engine). ``token`` is the bearer secret."""
-    service = Service(memory, engine)
+               mcp: bool = True, readers: int = 2):
+    """The ASGI app for one Memory (and optionally one Engine). ``token`` is the bearer secret;
+    ``readers``: extra Memory instances serving reads in parallel (0 = everything on ``memory``)."""
+    service = Service(memory, engine, readers)
     sessions = Sessions()
     mcp_routes, manager = _mcp_parts(service) if mcp else (None, None)
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
-        if manager is None:
-            yield
-            return
-        async with manager.run():
-            yield
+        try:
+            if manager is None:
+                yield
+            else:
+                async with manager.run():
+                    yield
+        finally:
+            service.close()
 
     api_routes = ROUTES + [Route("/api/v1/review", review, methods=["GET"])]
     routes = api_routes + [
@@ -67,10 +72,11 @@ def create_app(memory, *, engine=None, token: str, host: str = DEFAULT_HOST, por
     app.state.service = service
     app.state.sessions = sessions
     app.state.openapi = openapi(api_routes)
-    shown = f"[{host}]" if ":" in host else host
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else f"[{host}]" if ":" in host else host
     app.state.base_url = f"http://{shown}:{port}"
     app.state.mcp = manager is not None
-    return Guard(app, token=token, sessions=sessions, host=host, port=port), app
+    extra = tuple(h.strip() for h in os.environ.get(HOSTS_ENV, "").split(",") if h.strip())
+    return Guard(app, token=token, sessions=sessions, host=host, port=port, extra_hosts=extra), app
 
 
 def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *, open_browser: bool = False, out=None) -> None:

@@ -68,10 +68,7 @@ async def index(request: Request):
         f["project"] = f["project"] or "*"
         offset = _qint(request, "offset", 0, 10**12)
 
-        def run():
-            return svc.memory.list(limit=PAGE_SIZE, offset=offset, **f), svc.memory.count(**f)
-
-        records, total = await svc.call(run)
+        records, total = await svc.read(lambda m: (m.list(limit=PAGE_SIZE, offset=offset, **f), m.count(**f)))
     except CaveError as err:
         records, total, offset = [], 0, 0
         notice = f'<p class="error" role="alert">{esc(err.message)}</p>'

@@ -61,7 +61,7 @@ async def review(request: Request, svc):
     """Duplicate clusters and never-reseen memories among the newest ?scan current memories."""
     project = request.query_params.get("project") or "*"
     scan = _qint(request, "scan", SCAN_LIMIT, 20000)
-    records = await svc.call(svc.memory.list, project=project, limit=scan)
+    records = await svc.read(lambda m: m.list(project=project, limit=scan))
     dup = [[r.to_dict(with_extra=False) for r in g] for g in clusters(records)]
     once = sorted((r for r in records if r.seen_count <= 1 and not r.supersedes), key=lambda r: r.ts)[:50]
     return JSONResponse({"scanned": len(records), "duplicate_clusters": dup,

@@ -150,11 +150,11 @@ def _cookie(headers: dict, name: str) -> str | None:
 class Guard:
     """The ASGI middleware: Host, Origin, auth, CSRF, body cap, headers — in that order."""
 
-    def __init__(self, app, *, token: str, sessions: Sessions, host: str, port: int):
+    def __init__(self, app, *, token: str, sessions: Sessions, host: str, port: int, extra_hosts=()):
         self.app, self.token, self.sessions = app, token.encode(), sessions
         names = {"127.0.0.1", "localhost", "[::1]"}
-        if not is_loopback(host):
-            names.add(host if ":" not in host else f"[{host}]")
+        for name in (host, *extra_hosts) if not is_loopback(host) else ():
+            names.add(name.lower() if ":" not in name else f"[{name.strip('[]')}]")
         self.hosts = {n.encode() for n in names} | {f"{n}:{port}".encode() for n in names}
         self.origins = {b"http://" + h for h in self.hosts}
 
