@@ -12,7 +12,10 @@ text to the model's context. Nothing here ever blocks: no ``decision: block``, n
   refusal gate decides whether the prompt is on-topic, so an unrelated prompt injects nothing.
   Slash commands and empty prompts are skipped; ``<private>`` spans and injected
   ``<cavemem-context>`` blocks are never part of the query.
-- **stop** — records only what the turn *explicitly* asked to keep (see :func:`remember_requests`):
+- **stop / session-end / pre-compact** — hand the transcript to the detached writer, which archives
+  its new lines and extracts durable memories by rule (:mod:`cavemem.memory.capture`;
+  ``CAVEMAN_CAPTURE=0`` turns that off). The stop hook also records what the turn *explicitly*
+  asked to keep (see :func:`remember_requests`):
   ``<remember>…</remember>`` blocks the assistant wrote (outside code fences), and a user prompt
   that starts with "remember:", "remember that …", "please remember …" or "note to self:". Nothing
   is inferred from ordinary conversation: a wrong guess stored as a fact is worse than a missing
@@ -36,7 +39,9 @@ MAX_REMEMBER_BYTES = 16 * 1024
 TRANSCRIPT_TAIL_BYTES = 512 * 1024
 KIND_ORDER = {"preference": 0, "decision": 1, "fact": 2}
 
-EVENT_NAMES = {"session-start": "SessionStart", "user-prompt": "UserPromptSubmit", "stop": "Stop"}
+EVENT_NAMES = {"session-start": "SessionStart", "user-prompt": "UserPromptSubmit", "stop": "Stop",
+               "session-end": "SessionEnd", "pre-compact": "PreCompact"}
+CAPTURE_EVENTS = ("stop", "session-end", "pre-compact")  # archive + extract the transcript's new lines
 
 
 class HookInputError(ValueError):
@@ -253,3 +258,36 @@ def remember_requests(event: dict) -> list[dict]:
         seen.add(text)
         out.append(item)
     return out[:MAX_REMEMBER]
+
+
+# -- capture (stop, session-end, pre-compact) -------------------------------------------------------
+
+
+def capture_request(event: dict) -> dict | None:
+    """The spool entry's ``capture`` part: which transcript to archive and extract, later, in the
+    detached writer (never inside the hook's deadline). None when the event names no transcript."""
+    path = event.get("transcript_path")
+    if not isinstance(path, str) or not path.strip():
+        return None
+    return {"transcript_path": path, "session": event_session(event), "cwd": event_cwd(event),
+            "event": event.get("hook_event_name") if isinstance(event.get("hook_event_name"), str) else None}
+
+
+def spool_stop(event: dict, items: list[dict]) -> bool:
+    """Spool what a Stop / SessionEnd / PreCompact hook hands on (explicit memories and the
+    transcript to capture) and start the writer; False when there is nothing to hand on."""
+    import time
+
+    from . import spool
+
+    off = os.environ.get("CAVEMAN_CAPTURE", "1").strip().lower() in ("0", "false", "no", "off")
+    capture = None if off else capture_request(event)
+    if not items and capture is None:
+        return False
+    entry = {"cwd": event_cwd(event), "session": event_session(event),
+             "memories": [dict(item, tags=["claude-code"]) for item in items], "spooled_at": time.time()}
+    if capture is not None:
+        entry["capture"] = capture
+    spool.write(entry)
+    spool.start_drainer()
+    return True

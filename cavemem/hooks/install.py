@@ -1,11 +1,12 @@
 """``cavemem hook install``: the Claude Code hook configuration, printed or merged into settings.
 
 Shape (memory-anchors.md §d.1): ``{"hooks": {"<Event>": [{"matcher": …, "hooks": [{"type":
-"command", "command": …, "timeout": <seconds>}]}]}}``. cavemem registers three events:
+"command", "command": …, "timeout": <seconds>}]}]}}``. cavemem registers five events:
 
 - ``SessionStart`` (matcher ``startup|clear|compact``: a resumed session already has its context);
 - ``UserPromptSubmit``;
-- ``Stop``.
+- ``Stop``, ``SessionEnd`` and ``PreCompact`` (the transcript's new lines are archived and
+  captured by the detached writer; see :mod:`cavemem.memory.capture`).
 
 Merging (``--write``) keeps every existing key and every other hook; a cavemem entry already
 present (recognised by its ``hook claude-code <event>`` command) is updated in place, so running
@@ -29,6 +30,8 @@ EVENTS = (
     ("SessionStart", "session-start", "startup|clear|compact"),
     ("UserPromptSubmit", "user-prompt", None),
     ("Stop", "stop", None),
+    ("SessionEnd", "session-end", None),
+    ("PreCompact", "pre-compact", None),
 )
 MARKER = "hook claude-code "
 

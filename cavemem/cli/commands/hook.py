@@ -30,18 +30,20 @@ LOCK_WAIT_MS = 100
 STDIN_LIMIT = 16 * 1024 * 1024
 EMBED_BACKFILL = 16  # memories a hook may embed to catch the index up (recall does more)
 
-USAGE = """usage: cavemem hook claude-code session-start|user-prompt|stop   (event JSON on stdin)
+USAGE = """usage: cavemem hook claude-code session-start|user-prompt|stop|session-end|pre-compact   (event JSON on stdin)
        cavemem hook install [--write] [--settings PATH] [--command CMD] [--json]
 
 Claude Code hooks for cavemem's durable memory. Every hook exits 0 and never blocks the agent.
   session-start  inject a briefing of this project's memories (at most 1,500 tokens)
   user-prompt    inject recalled memories when the prompt is on-topic (else nothing)
   stop           store what the turn explicitly asked to remember: <remember>…</remember> blocks
-                 in the assistant's reply, or a prompt starting "remember:" / "remember that …"
+                 in the assistant's reply, or a prompt starting "remember:" / "remember that …";
+                 and, like session-end and pre-compact, hand the transcript to the detached writer,
+                 which archives its new lines and captures decisions, preferences, fixes and facts
   install        print the hook configuration; --write merges it into .claude/settings.json
                  (the project root's, or --settings PATH) keeping every other key and hook
 
-environment: CAVEMAN_HOOK_DEADLINE_MS (default 1000), CAVEMAN_HOOK_EMBED=1 (semantic recall in hooks
+environment: CAVEMAN_CAPTURE=0 (no archive or capture), CAVEMAN_HOOK_DEADLINE_MS (default 1000), CAVEMAN_HOOK_EMBED=1 (semantic recall in hooks
              too, when switched on for the store; loads the model in every hook: slower)
 """
 
@@ -63,7 +65,7 @@ def command(argv) -> int:
 
         count_tokens("cavemem")
         return 0
-    if argv[0] == "claude-code" and len(argv) == 2 and argv[1] in ("session-start", "user-prompt", "stop"):
+    if argv[0] == "claude-code" and len(argv) == 2 and argv[1] in ("session-start", "user-prompt", "stop", "session-end", "pre-compact"):
         return run_hook(argv[1])
     if argv[0] == "claude-code" and len(argv) == 2 and argv[1] in ("-h", "--help"):
         io.write_stdout(USAGE.encode())
@@ -143,8 +145,8 @@ def handle(name: str, raw: bytes) -> dict | None:
     from cavemem.hooks import claude_code
 
     event = claude_code.parse_event(raw)
-    if name == "stop":
-        return _stop(event)
+    if name in claude_code.CAPTURE_EVENTS:
+        return _stop(event, name)
     db = _store_path()
     if not os.path.exists(db):
         return None  # no memories yet: nothing to say, and nothing is created
@@ -191,16 +193,12 @@ def _short_waits(db) -> None:
     db.execute(f"PRAGMA busy_timeout = {LOCK_WAIT_MS}")
 
 
-def _stop(event: dict) -> None:
-    """Spool what the turn asked to remember and start the writer; prints nothing."""
-    from cavemem.hooks import claude_code, spool
+def _stop(event: dict, name: str = "stop") -> None:
+    """Spool what the turn asked to remember and the transcript to capture, start the writer;
+    prints nothing."""
+    from cavemem.hooks import claude_code
 
-    items = claude_code.remember_requests(event)
-    if not items:
-        return None
-    spool.write({"cwd": claude_code.event_cwd(event), "session": claude_code.event_session(event),
-                 "memories": [dict(item, tags=["claude-code"]) for item in items], "spooled_at": time.time()})
-    spool.start_drainer()
+    claude_code.spool_stop(event, claude_code.remember_requests(event) if name == "stop" else [])
     return None
 
 
