@@ -150,7 +150,11 @@ def test_body_caps(client):
                                          ("/mcp", "POST"), ("/docs", "GET"), ("/api/v1/stats", "GET")])
 def test_no_token_is_401(client, path, method):
     r = client.request(method, path, json={})
-    assert r.status_code == 401 and r.json()["error"] == "cave_invalid_arguments"
+    assert r.status_code == 401
+    if path == "/":  # a browser without a session gets a page telling it about the login link
+        assert r.headers["content-type"].startswith("text/html") and "login link" in r.text
+    else:
+        assert r.json()["error"] == "cave_invalid_arguments"
     wrong = client.request(method, path, json={}, headers={"Authorization": "Bearer nope"})
     assert wrong.status_code == 401
 

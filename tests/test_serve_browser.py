@@ -9,6 +9,7 @@ import json
 import os
 import shutil
 import socket
+import stat
 import subprocess
 import urllib.request
 from pathlib import Path
@@ -40,9 +41,10 @@ def server(cave_home):
     proc = subprocess.Popen([*cli_argv(), "serve", "--port", str(port)], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, env=env, text=True, cwd=str(cave_home))
     try:
-        link = None
+        link, printed = None, []
         for _ in range(10):
             line = proc.stdout.readline()
+            printed.append(line)
             if not line:
                 break
             if line.startswith("open once to log in: "):
@@ -50,6 +52,8 @@ def server(cave_home):
                 break
         assert link and link.startswith(f"http://127.0.0.1:{port}/login?code="), proc.stderr.read() if proc.poll() is not None else link
         token = (cave_home / "serve.token").read_text().strip()
+        assert token not in "".join(printed)  # the start banner names the token file, never the token
+        assert stat.S_IMODE(os.stat(cave_home / "serve.token").st_mode) == 0o600
         base = f"http://127.0.0.1:{port}"
         _wait_ready(base, token)
         yield {"base": base, "token": token, "link": link, "proc": proc}
@@ -60,6 +64,8 @@ def server(cave_home):
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+    logged = proc.stderr.read()
+    assert "Traceback" not in logged and "code=" not in logged and token not in logged, logged[-2000:]
 
 
 def _call(base, token, method, path, body=None):

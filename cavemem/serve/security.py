@@ -165,6 +165,8 @@ class Guard:
         path, method = scope.get("path", "/"), scope.get("method", "GET")
         problem = self._problem(headers, path, method, scope)
         if problem is not None:
+            if problem[0] == 401 and path == "/" and method == "GET":
+                return await _reject(send, *problem, html=LOGIN_HINT)
             return await _reject(send, *problem)
         cap = BODY_CAPS.get(path, DEFAULT_BODY_CAP)
         length = headers.get(b"content-length")
@@ -198,10 +200,16 @@ class Guard:
         return None
 
 
-async def _reject(send, status: int, code: str, message: str) -> None:
-    body = json.dumps({"error": code, "message": message}).encode()
+LOGIN_HINT = ("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>cavemem: log in</title></head><body>"
+              "<p>Not logged in. Open the one-time login link that <code>cavemem serve</code> printed when it started "
+              "(restart it for a new one).</p></body></html>")
+
+
+async def _reject(send, status: int, code: str, message: str, html: str | None = None) -> None:
+    body = (html or json.dumps({"error": code, "message": message})).encode()
+    kind = b"text/html; charset=utf-8" if html else b"application/json"
     await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+                "headers": [(b"content-type", kind), (b"content-length", str(len(body)).encode())]
                 + SECURITY_HEADERS})
     await send({"type": "http.response.body", "body": body})
 
