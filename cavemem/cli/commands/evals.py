@@ -19,7 +19,7 @@ package is not installed no checks are run and none are invented: the gate list 
 
 from __future__ import annotations
 
-from cavemem.cli import io
+from cavemem.cli import io, progress
 from cavemem.cli.args import Arg, Command, Opt, command
 from cavemem.errors import CaveError
 
@@ -39,12 +39,12 @@ def gate_passed(checks: list[dict] | None) -> bool:
     return all(bool(c.get("passed")) for c in checks or [])
 
 
-def _run(fixtures_dir: str | None, progress=None):
+def _run(fixtures_dir: str | None, bar=None):
     from cavemem.evals.runner import run_bundled, run_dir
 
     if fixtures_dir:
-        return run_dir(fixtures_dir, progress=progress)
-    return run_bundled(progress=progress)
+        return run_dir(fixtures_dir, progress=bar)
+    return run_bundled(progress=bar)
 
 
 def engine_main(argv: list[str]) -> int:
@@ -71,37 +71,6 @@ def engine_main(argv: list[str]) -> int:
     return 0 if passed else 1
 
 
-class _ProgressBar:
-    """A rich progress bar on stderr (only used when stderr is a terminal)."""
-
-    def __init__(self) -> None:
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-        self.progress = Progress(
-            TextColumn("evals"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            TextColumn("{task.description}"),
-            console=Console(stderr=True),
-            transient=True,
-        )
-        self.task = None
-
-    def __enter__(self):
-        self.progress.__enter__()
-        return self
-
-    def __exit__(self, *exc):
-        return self.progress.__exit__(*exc)
-
-    def __call__(self, done: int, total: int, name: str) -> None:
-        if self.task is None:
-            self.task = self.progress.add_task("", total=total)
-        self.progress.update(self.task, completed=done, description=name)
-
-
 @command(
     Command(
         "cavemem evals",
@@ -123,11 +92,8 @@ def cavemem_command(opts: dict) -> int:
     if opts["action"] != "run":
         raise CaveError("cave_invalid_arguments", f"cavemem evals: unknown action {opts['action']!r} (use: run)")
     try:
-        if io.stderr_is_tty():
-            with _ProgressBar() as bar:
-                report = _run(opts["fixtures"], progress=bar)
-        else:
-            report = _run(opts["fixtures"])
+        with progress.on_terminal("evals") as bar:
+            report = _run(opts["fixtures"], bar=bar)
     except EvalError as exc:
         raise CaveError("cave_invalid_input", f"evals: {exc}") from None
     try:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sys
 
-from cavemem.cli import io, tables
+from cavemem.cli import io, progress, tables
 from cavemem.cli.args import Arg, Command, Opt, command, non_negative_int
 from cavemem.errors import CaveError
 from cavemem.memory import render
@@ -308,15 +308,13 @@ def import_(opts: dict) -> int:
         except OSError as exc:
             raise CaveError("cave_file_unreadable", f"import: cannot read {path}: {exc.strerror or exc}") from None
         lines = fh
-    progress = _progress_printer() if io.stderr_is_tty() else None
     try:
-        report = _memory().import_lines(lines, redact=False if opts["no_redact"] else None, progress=progress)
+        with progress.on_terminal("import") as bar:
+            report = _memory().import_lines(lines, redact=False if opts["no_redact"] else None,
+                                            progress=_import_progress(bar) if bar else None)
     finally:
         if path != "-":
             fh.close()
-    if progress is not None:
-        sys.stderr.write("\n")
-        sys.stderr.flush()
     summary = report.to_dict()
     _out(render.to_json(summary) if opts["json"] else render.import_text(summary))
     for e in report.errors:
@@ -324,11 +322,9 @@ def import_(opts: dict) -> int:
     return CaveError("cave_invalid_input", "").exit_code if report.errors else 0
 
 
-def _progress_printer():
+def _import_progress(bar):
     def show(report) -> None:
-        sys.stderr.write(f"\rimport: {report.lines:,} lines · {report.imported:,} new · {report.duplicates:,} present · "
-                         f"{len(report.errors):,} bad")
-        sys.stderr.flush()
+        bar(report.lines, None, f"{report.imported:,} new · {report.duplicates:,} present · {len(report.errors):,} bad")
 
     return show
 
