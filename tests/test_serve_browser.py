@@ -166,8 +166,7 @@ def test_search_edit_forget_and_bulk_preview_in_chromium(server):
             page.fill('#bulkform [name="project"]', "webapp")
             page.fill('#bulkform [name="tag"]', "scratch")
             page.click('#bulkform button[type="submit"]')
-            page.wait_for_function("document.querySelector('#bulkpreview').textContent.length > 0")
-            assert page.locator("#bulkpreview").inner_text() == "Would forget 3 memories in webapp."
+            playwright_sync.expect(page.locator("#bulkpreview")).to_have_text("Would forget 3 memories in webapp.")
             assert page.locator("#bulkgo").is_visible()
             page.screenshot(path=str(shots / "bulk-1280.png"), full_page=True)
             assert _call(base, token, "GET", "/api/v1/memories?project=webapp&tag=scratch")["count"] == 3
