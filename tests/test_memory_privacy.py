@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
+import re
 import time
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -149,3 +153,147 @@ def test_private_content_never_survives(before, secret):
     text = before.replace("<", "(") + "<private>" + secret + "</private>"
     out, _ = strip_private(text)
     assert out == before.replace("<", "(")
+
+
+# -- the secret test set: data files, real Memory API, real CLI ---------------------------------
+
+DATA = Path(__file__).parent / "data" / "secrets"
+
+
+def _load(name: str) -> list[dict]:
+    return [json.loads(line) for line in (DATA / name).read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def split_of(case_id: str) -> str:
+    """Fixed tune/check split (60/40) by a hash of the case id."""
+    return "tune" if hashlib.sha256(case_id.encode()).digest()[0] < int(0.6 * 256) else "check"
+
+
+SECRET_CASES = _load("secrets.jsonl")
+LOOKALIKES = _load("lookalikes.jsonl")
+
+
+def test_the_set_is_big_and_varied():
+    assert len(SECRET_CASES) >= 100 and len(LOOKALIKES) >= 50
+    assert len({c["kind"] for c in SECRET_CASES}) >= 60
+    assert {split_of(c["id"]) for c in SECRET_CASES} == {"tune", "check"}
+
+
+def _fields(case: dict, i: int) -> dict:
+    """Every third case also carries its text in the metadata fields that are stored."""
+    if i % 3:
+        return {}
+    line = case["text"]
+    return {"topic": line, "tags": [line, "creds"], "entity": line, "files": [line], "session": line}
+
+
+def _stored_strings(rec) -> list[str]:
+    return [rec.text, rec.topic or "", rec.entity or "", rec.session or "", *rec.tags, *rec.files]
+
+
+def test_no_secret_reaches_any_stored_field_through_the_api(cave_home, tmp_path):
+    from cavemem.memory.api import Memory
+
+    m = Memory(str(cave_home / "mem.db"), cwd=str(tmp_path), scorers=())
+    leaks = []
+    for i, case in enumerate(SECRET_CASES):
+        rec = m.remember(case["text"], **_fields(case, i))
+        stored = m.show(rec.id)
+        for value in case["secrets"]:
+            if any(value in s for s in _stored_strings(stored)):
+                leaks.append(case["id"])
+    assert leaks == []
+
+
+def test_no_secret_reaches_the_export_through_the_cli(cave_home, tmp_path, run_cli):
+    work = tmp_path / "w"
+    work.mkdir()
+    sample = SECRET_CASES[::2]  # every other case: one CLI process each keeps the test bounded
+    for i, case in enumerate(sample):
+        args = ["remember", "--no-merge", "-"]
+        for flag, key in (("--topic", "topic"), ("--entity", "entity"), ("--session", "session")):
+            if key in _fields(case, i):
+                args[1:1] = [flag, case["text"]]
+        if _fields(case, i):
+            args[1:1] = ["--tag", case["text"], "--file", case["text"]]
+        r = run_cli("cavemem", *args, input=case["text"].encode(), cwd=work)
+        assert r.rc == 0, (case["id"], r)
+    r = run_cli("cavemem", "export", cwd=work)
+    assert r.rc == 0
+    exported = r.stdout.decode()
+    assert exported.count("\n") == len({redact(c["text"])[0].strip() for c in sample})  # same stored text: one memory
+    assert [c["id"] for c in sample if any(v in exported for v in c["secrets"])] == []
+    assert exported.count("[REDACTED:") >= len(sample)
+
+
+@pytest.mark.parametrize("part", ["tune", "check"])
+def test_each_secret_is_redacted_and_lookalikes_stay(part):
+    leaks = [c["id"] for c in SECRET_CASES if split_of(c["id"]) == part and any(v in redact(c["text"])[0] for v in c["secrets"])]
+    looks = [c for c in LOOKALIKES if split_of(c["id"]) == part]
+    flagged = [c["text"] for c in looks if redact(c["text"])[0] != c["text"]]
+    assert leaks == []
+    assert len(flagged) <= 0.02 * len(looks), flagged
+
+
+def test_credential_pairs_go_together():
+    out, found = redact("keys AKIAQ2VY7FJ3HSXN4M5E and Zr9/Kf3Qm1xTb7Vw+Lp8Ns2Hc5Jd4Ge6Ua0YiOoP (prod)")
+    assert out == "keys [REDACTED:aws_access_key_id] and [REDACTED:aws_secret_access_key] (prod)"
+    assert found == {"aws_access_key_id": 1, "aws_secret_access_key": 1}
+
+
+def test_api_reports_field_redactions(cave_home, tmp_path):
+    from cavemem.memory.api import Memory
+
+    m = Memory(str(cave_home / "mem.db"), cwd=str(tmp_path), scorers=())
+    rec = m.remember("deploy notes for the billing job", topic="token ghp_" + "Ab3dE6gH9j" * 3 + "KLMNOP",
+                     tags=["password=Qm4!vT9xLp"])
+    stored = m.show(rec.id)
+    assert stored.topic == "token [REDACTED:github_token]"
+    assert stored.tags == ("password=[REDACTED:password]",)
+    assert rec.extra["redacted"] == {"github_token": 1, "password": 1}
+    kept = m.remember("deploy notes for the other job", topic="password=hunter22x", redact=False)
+    assert m.show(kept.id).topic == "password=hunter22x"
+
+
+# -- linear time on adversarial input ------------------------------------------------------------
+
+ADVERSARIAL = {
+    "pem_headers": "-----BEGIN PRIVATE KEY-----\n" * 9357,
+    "pem_headers_one_line": "-----BEGIN RSA PRIVATE KEY-----" * 9357,
+    "pem_begin_end_unbalanced": "-----END PRIVATE KEY-----\n" + "-----BEGIN PRIVATE KEY-----\nQUJD\n" * 9000,
+    "a_run": "a" * 1_000_000,
+    "equals_run": "=" * 1_000_000,
+    "base64_run": "Ab9+/z" * 160_000,
+    "password_words": "password " * 10_000,
+    "password_colons": "password: " * 10_000,
+    "password_equals": "password=" * 10_000,
+    "key_words": "key " * 50_000,
+    "url_schemes": "redis://:" * 50_000,
+    "sig_params": "?sig=" * 100_000,
+    "discord_dots": "M" * 30 + "." * 500_000,
+    "curl_users": "curl -u a:" * 20_000,
+}
+
+
+def _linear_scan(text: str) -> float:
+    """A plain linear pass over the same text: one regex match object per character."""
+    t0 = time.perf_counter()
+    sum(1 for _ in re.finditer(r".", text, re.S))
+    return time.perf_counter() - t0
+
+
+@pytest.mark.parametrize("name", sorted(ADVERSARIAL))
+def test_adversarial_inputs_redact_in_linear_time(name):
+    text = ADVERSARIAL[name]
+    base = _linear_scan(text)
+    t0 = time.perf_counter()
+    out, _ = redact(text)
+    took = time.perf_counter() - t0
+    assert took < 1.0, (name, took)
+    assert took < 25 * base + 0.05, (name, took, base)
+    assert redact(out)[0] == out
+
+
+def test_many_pem_headers_are_all_hidden():
+    out, found = redact("-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n" * 50)
+    assert "MIIEvQ" not in out and found["private_key"] >= 1

@@ -135,7 +135,15 @@ class Memory:
         had_text = bool(text.strip())
         from . import privacy  # only writes need the secret patterns
 
-        cleaned, redacted, spans = privacy.clean(text, redact_secrets=self.redact if redact is None else redact)
+        do_redact = self.redact if redact is None else redact
+        cleaned, redacted, spans = privacy.clean(text, redact_secrets=do_redact)
+        if do_redact:  # the metadata is stored too: topic, tags, entity, files, session
+            meta, more = privacy.clean_fields(
+                {"session": session, "topic": topic, "entity": entity, "tags": tags, "files": files}
+            )
+            session, topic, entity, tags, files = (meta[k] for k in ("session", "topic", "entity", "tags", "files"))
+            for k, n in more.items():
+                redacted[k] = redacted.get(k, 0) + n
         if not cleaned.strip():
             if had_text and spans:
                 raise CaveError("cave_memory_empty", "nothing left to remember after removing <private> spans")

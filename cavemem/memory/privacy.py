@@ -12,14 +12,16 @@ Applied to every text before it is stored (remember, supersede, import of new li
    and ``password=`` style assignments. ``redact=False`` (CLI ``--no-redact``) opts out of this
    step only.
 
-Every pattern is bounded (no nested unbounded quantifiers), so a 1 MB single line costs
-milliseconds, not minutes.
+The patterns live in ``secret_rules`` (provider token formats) and ``secret_context`` (secrets
+known by the words around them). Every pattern is bounded and PEM blocks are found in one
+linear pass, so a 1 MB line or 9k ``BEGIN PRIVATE KEY`` lines cost milliseconds, not seconds.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+
+from . import secret_context, secret_rules
 
 PLACEHOLDER = "[REDACTED:{}]"
 
@@ -52,198 +54,127 @@ def strip_private(text: str) -> tuple[str, int]:
     return result, removed + stray
 
 
-# -- secret patterns ----------------------------------------------------------------------------
-# (kind, compiled regex, group holding the secret or 0 for the whole match, optional value check)
+# -- secrets -----------------------------------------------------------------------------------
 
-_Rule = tuple[str, "re.Pattern[str]", int, Callable[[str], bool] | None]
-
-
-def _looks_secret(value: str) -> bool:
-    """For ``password: value`` forms without quotes: a value worth hiding, not an English word."""
-    if len(value) < 6 or value.startswith(("[REDACTED:", "$", "{{", "<", "%", "***")):
-        return False
-    has_digit = any(c.isdigit() for c in value)
-    has_symbol = any(not c.isalnum() for c in value)
-    mixed = any(c.isupper() for c in value) and any(c.islower() for c in value)
-    return has_digit or has_symbol or mixed
+_PEM_BEGIN = re.compile(r"-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----")
+_PEM_END = re.compile(r"-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----")
+# what a cut-off key body is made of (base64, headers, escaped newlines): hidden after the header
+_PEM_BODY = re.compile(r"(?:[A-Za-z0-9+/=:,\- \t\r\n]|\\n){0,65536}")
+_MAX_KEY = 65536
 
 
-def _not_placeholder(value: str) -> bool:
-    v = value.strip()
-    return bool(v) and not v.startswith(("[REDACTED:", "${", "$(", "{{", "<", "%(")) and set(v) - set("*xX.-_ ") != set()
+def _private_keys(text: str, found: dict[str, int]) -> str:
+    """PEM private key blocks, BEGIN through END (or through the body if cut off).
+
+    One left-to-right pass: the next END is searched once and reused while it lies ahead, so
+    thousands of BEGIN lines without an END cost a linear scan, not one scan each."""
+    out: list[str] = []
+    pos = 0
+    end_m: re.Match | None = None
+    no_end_after = len(text) + 1  # no END exists at or after this offset
+    while True:
+        m = _PEM_BEGIN.search(text, pos)
+        if m is None:
+            break
+        if (end_m is None or end_m.start() < m.end()) and m.end() < no_end_after:
+            end_m = _PEM_END.search(text, m.end())
+            if end_m is None:
+                no_end_after = m.end()
+        if end_m is not None and end_m.start() >= m.end() and end_m.start() - m.end() <= _MAX_KEY:
+            stop = end_m.end()
+        else:
+            stop = _PEM_BODY.match(text, m.end()).end()
+        out.append(text[pos : m.start()])
+        out.append(PLACEHOLDER.format("private_key"))
+        found["private_key"] = found.get("private_key", 0) + 1
+        pos = stop
+    out.append(text[pos:])
+    return "".join(out)
 
 
-_KEY_WORDS = (
-    r"password|passwd|pwd|passphrase|secret|client[_-]?secret|secret[_-]?key|api[_-]?key|apikey"
-    r"|access[_-]?token|auth[_-]?token|refresh[_-]?token|private[_-]?token|token"
-)
-# The key word itself (``db_password``, ``GITHUB_TOKEN`` and ``api-key`` all end in one), not
-# preceded by a letter or digit, so the scan starts at a literal word instead of at every position.
-_KEY = r"(?i:(?<![A-Za-z0-9])(?:" + _KEY_WORDS + r"))"
-
-_RULES: list[_Rule] = [
-    (
-        "private_key",
-        re.compile(
-            r"-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY[ A-Z]{0,10}-----[\s\S]{0,65536}?-----END[ A-Z0-9]{0,40}PRIVATE KEY[ A-Z]{0,10}-----"
-        ),
-        0,
-        None,
-    ),
-    (  # a key block that was cut off before its END line: hide the header and the body after it
-        "private_key",
-        re.compile(r"-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY[ A-Z]{0,10}-----(?:[A-Za-z0-9+/=:,\- \t\r\n]|\\n){0,65536}"),
-        0,
-        None,
-    ),
-    ("jwt", re.compile(r"\beyJ[A-Za-z0-9_-]{8,4096}\.eyJ[A-Za-z0-9_-]{8,8192}\.[A-Za-z0-9_-]{8,4096}"), 0, None),
-    (
-        "url_password",
-        re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^\s:/@\"'<>]{1,256}:([^\s@/\"'<>]{1,256})@"),
-        1,
-        _not_placeholder,
-    ),
-    (
-        "aws_access_key_id",
-        re.compile(r"(?<![A-Z0-9])(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA|ASCA)[A-Z0-9]{16}(?![A-Z0-9])"),
-        0,
-        None,
-    ),
-    (
-        "aws_secret_access_key",
-        re.compile(
-            r"(?i)aws.{0,20}?(?:secret|private).{0,20}?[\"']?\s{0,5}[:=]\s{0,5}[\"']?([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])"
-        ),
-        1,
-        None,
-    ),
-    ("github_token", re.compile(r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,255}\b"), 0, None),
-    ("github_token", re.compile(r"\bgithub_pat_[A-Za-z0-9_]{22,255}"), 0, None),
-    ("gitlab_token", re.compile(r"\bglpat-[A-Za-z0-9_-]{20,255}"), 0, None),
-    ("anthropic_api_key", re.compile(r"\bsk-ant-[A-Za-z0-9_-]{20,255}"), 0, None),
-    ("openai_api_key", re.compile(r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,255}"), 0, None),
-    ("slack_token", re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,255}"), 0, None),
-    ("slack_webhook", re.compile(r"https://hooks\.slack\.com/services/[A-Za-z0-9/_-]{20,200}"), 0, None),
-    ("stripe_key", re.compile(r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,255}\b"), 0, None),
-    ("stripe_webhook_secret", re.compile(r"\bwhsec_[A-Za-z0-9]{24,255}\b"), 0, None),
-    ("google_api_key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])"), 0, None),
-    ("npm_token", re.compile(r"\bnpm_[A-Za-z0-9]{36}\b"), 0, None),
-    ("pypi_token", re.compile(r"\bpypi-AgE[A-Za-z0-9_-]{50,1024}"), 0, None),
-    ("huggingface_token", re.compile(r"\bhf_[A-Za-z0-9]{34,40}\b"), 0, None),
-    ("digitalocean_token", re.compile(r"\bdo[por]_v1_[a-f0-9]{64}\b"), 0, None),
-    ("sendgrid_api_key", re.compile(r"\bSG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16,64}\b"), 0, None),
-    ("twilio_api_key", re.compile(r"\bSK[0-9a-fA-F]{32}\b"), 0, None),
-    ("shopify_token", re.compile(r"\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b"), 0, None),
-    ("telegram_bot_token", re.compile(r"\b\d{8,10}:AA[A-Za-z0-9_-]{33}\b"), 0, None),
-    (
-        "azure_storage_key",
-        re.compile(r"(?i)\bAccountKey\s{0,5}=\s{0,5}([A-Za-z0-9+/]{40,100}={0,2})"),
-        1,
-        None,
-    ),
-    (
-        "bearer_token",
-        re.compile(r"(?i)\bbearer\s{1,5}([A-Za-z0-9._~+/-]{16,4096}=*)"),
-        1,
-        lambda v: any(c.isdigit() for c in v) or any(not c.isalnum() for c in v),
-    ),
-    ("basic_auth", re.compile(r"(?i)\bauthorization\s{0,5}:\s{0,5}basic\s{1,5}([A-Za-z0-9+/]{8,1024}={0,2})"), 1, None),
-    # password / token assignments: quoted values, KEY=value (no spaces) and secret-looking rest
-    (
-        "password",
-        re.compile(_KEY + r"[\"']?(\s{0,5}[:=]\s{0,5})(?:\"([^\"\r\n]{1,512})\"|'([^'\r\n]{1,512})'|([^\s\"'`,;]{1,512}))"),
-        -1,
-        None,
-    ),
-]
+_AWS_SECRET = re.compile(r"(?<![A-Za-z0-9+/=])[A-Za-z0-9+/]{40}(?![A-Za-z0-9+/=])")
+_TWILIO_SID = re.compile(r"\bAC[0-9a-f]{32}\b")
+_HEX32 = re.compile(r"(?<![0-9A-Za-z])[0-9a-f]{32}(?![0-9A-Za-z])")
 
 
-def _password_value(m: re.Match) -> tuple[int, bool]:
-    """(group holding the value, worth hiding?) for the combined assignment rule."""
-    for group in (2, 3):
-        if m.group(group) is not None:
-            return group, _not_placeholder(m.group(group))
-    value = m.group(4)
-    if m.group(1) == "=":  # KEY=value, the shell/env-file form: always a value
-        return 4, _not_placeholder(value)
-    return 4, _looks_secret(value)
+def _pairs(text: str, low: str, found: dict[str, int]) -> str:
+    """The other half of a credential pair: a bare 40-character AWS secret anywhere in a text
+    that names AWS or holds a key id; a Twilio auth token beside its account SID."""
+    if "aws_access_key_id" in found or "aws" in low:
+        def aws(m: re.Match) -> str:
+            v = m.group(0)
+            if not (any(c.isupper() for c in v) and any(c.islower() for c in v) and any(c.isdigit() for c in v)):
+                return v
+            found["aws_secret_access_key"] = found.get("aws_secret_access_key", 0) + 1
+            return PLACEHOLDER.format("aws_secret_access_key")
+
+        text = _AWS_SECRET.sub(aws, text)
+    if "AC" in text and _TWILIO_SID.search(text):
+        for kind, rx in (("twilio_account_sid", _TWILIO_SID), ("twilio_auth_token", _HEX32)):
+            text, n = rx.subn(PLACEHOLDER.format(kind), text)
+            if n:
+                found[kind] = found.get(kind, 0) + n
+    return text
+
+
+def _substitute(text: str, kind: str, rx: re.Pattern[str], group, check, found: dict[str, int]) -> str:
+    """Replace ``group`` of every match of ``rx`` (0 = the whole match) that passes ``check``."""
+
+    def sub(m: re.Match) -> str:
+        if check is not None and not check(m):
+            return m.group(0)
+        name = secret_context.value_group(m)[0] if group is None else group
+        if m.group(name) is None:
+            return m.group(0)
+        found[kind] = found.get(kind, 0) + 1
+        if name == 0:
+            return PLACEHOLDER.format(kind)
+        start, end = m.span(name)
+        base = m.start(0)
+        whole = m.group(0)
+        return whole[: start - base] + PLACEHOLDER.format(kind) + whole[end - base :]
+
+    return rx.sub(sub, text)
 
 
 def redact(text: str) -> tuple[str, dict[str, int]]:
-    """Replace secrets with ``[REDACTED:<kind>]``. Returns (text, {kind: count})."""
+    """Replace secrets with ``[REDACTED:<kind>]``. Returns (text, {kind: count}).
+
+    Order: PEM blocks, fixed-format provider tokens (their kind is the most specific), then
+    secrets known by their context, then the other halves of credential pairs."""
     found: dict[str, int] = {}
+    if "PRIVATE KEY" in text:
+        text = _private_keys(text, found)
+    for kind, rx, group in secret_rules.active_rules(text, text.lower()):
+        text = _substitute(text, kind, rx, group, None, found)
     low = text.lower()
-    active = _active_kinds(text, low)
-    for kind, rx, group, check in _RULES:
-        if kind not in active:
-            continue
-
-        def sub(m: re.Match, kind=kind, group=group, check=check) -> str:
-            if group < 0:
-                group, keep = _password_value(m)
-                if not keep:
-                    return m.group(0)
-            else:
-                value = m.group(group)
-                if value is None or (check is not None and not check(value)):
-                    return m.group(0)
-            found[kind] = found.get(kind, 0) + 1
-            if group == 0:
-                return PLACEHOLDER.format(kind)
-            start, end = m.span(group)
-            whole = m.group(0)
-            base = m.start(0)
-            return whole[: start - base] + PLACEHOLDER.format(kind) + whole[end - base :]
-
-        text = rx.sub(sub, text)
-    return text, found
+    for kind, rx, check, guards in secret_context.RULES:
+        if any(g in low for g in guards):
+            text = _substitute(text, kind, rx, None, check, found)
+            low = text.lower()
+    return _pairs(text, low, found), found
 
 
-# Cheap substring guards: most texts contain none of these, so most rules never run their regex.
-# Guards in lower case are checked against the lower-cased text.
-_GUARDS: dict[str, tuple[str, ...]] = {
-    "private_key": ("PRIVATE KEY",),
-    "jwt": ("eyJ",),
-    "url_password": ("://",),
-    "aws_access_key_id": ("AKIA", "ASIA", "ABIA", "ACCA", "AGPA", "AIDA", "AIPA", "ANPA", "ANVA", "AROA", "APKA", "ASCA"),
-    "github_token": ("gh", "github_pat_"),
-    "gitlab_token": ("glpat-",),
-    "anthropic_api_key": ("sk-ant-",),
-    "openai_api_key": ("sk-",),
-    "slack_token": ("xox",),
-    "slack_webhook": ("hooks.slack.com",),
-    "stripe_key": ("_live_", "_test_"),
-    "stripe_webhook_secret": ("whsec_",),
-    "google_api_key": ("AIza",),
-    "npm_token": ("npm_",),
-    "pypi_token": ("pypi-",),
-    "huggingface_token": ("hf_",),
-    "digitalocean_token": ("_v1_",),
-    "sendgrid_api_key": ("SG.",),
-    "twilio_api_key": ("SK",),
-    "shopify_token": ("shp",),
-    "telegram_bot_token": (":AA",),
-}
-_LOWER_GUARDS: dict[str, tuple[str, ...]] = {
-    "aws_secret_access_key": ("aws",),
-    "azure_storage_key": ("accountkey",),
-    "bearer_token": ("bearer",),
-    "basic_auth": ("basic",),
-}
+def clean_fields(fields: dict[str, object]) -> tuple[dict[str, object], dict[str, int]]:
+    """Redact the metadata stored beside the text (topic, tags, entity, files, session): strings
+    and lists of strings; ``None`` stays ``None``. Returns (fields, {kind: count})."""
+    found: dict[str, int] = {}
+    out: dict[str, object] = {}
 
+    def one(value: str) -> str:
+        cleaned, kinds = redact(value)
+        for k, n in kinds.items():
+            found[k] = found.get(k, 0) + n
+        return cleaned
 
-_KEY_WORD_HINTS = ("pass", "pwd", "secret", "key", "token")
-_FLAT_GUARDS = [(g, kind) for kind, gs in _GUARDS.items() for g in gs]
-_FLAT_LOWER_GUARDS = [(g, kind) for kind, gs in _LOWER_GUARDS.items() for g in gs]
-
-
-def _active_kinds(text: str, low: str) -> set[str]:
-    """Rules worth running on this text: plain substring checks, no regex."""
-    active = {kind for g, kind in _FLAT_GUARDS if g in text}
-    active.update(kind for g, kind in _FLAT_LOWER_GUARDS if g in low)
-    if ("=" in text or ":" in text) and any(h in low for h in _KEY_WORD_HINTS):
-        active.add("password")
-    return active
+    for name, value in fields.items():
+        if isinstance(value, str):
+            out[name] = one(value)
+        elif value is None or not hasattr(value, "__iter__"):
+            out[name] = value  # not text: left for the model's own type check
+        else:
+            out[name] = [one(v) if isinstance(v, str) else v for v in value]
+    return out, found
 
 
 def clean(text: str, *, redact_secrets: bool = True) -> tuple[str, dict[str, int], int]:

@@ -1,0 +1,188 @@
+"""Secrets recognised by what stands next to them, not by their own shape.
+
+``password=…``, ``password: …`` in config, a password given in a sentence ("the VPN password is
+Tr0ub4dor&3"), command-line credentials (``curl -u``, ``docker login -p``, ``mysql -p…``),
+passwords inside URLs, ``Authorization`` headers, high-entropy strings after secret words, and the
+second half of a credential pair (the AWS secret beside its key id, the Twilio token beside its
+account SID). Values are vetted so prose ("the password is required"), paths ("pwd: /home/me"),
+placeholders (``${DB_PASSWORD}``) and numbers stay.
+
+Every pattern starts at a literal word and has bounded quantifiers only: linear time.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+
+# (kind, regex, value check, lower-case guards); the secret is group ``v`` (or ``v2``)
+Rule = tuple[str, "re.Pattern[str]", Callable[[re.Match], bool], tuple[str, ...]]
+
+_WORDS = (
+    r"pass(?:word|wd|phrase)?|pwd|secret|secrets|client[_-]?secret|secret[_-]?key|api[_-]?key|apikey"
+    r"|auth[_-]?key|access[_-]?key|account[_-]?key|private[_-]?key|client[_-]?key|signing[_-]?key"
+    r"|encryption[_-]?key|master[_-]?key|license[_-]?key|app[_-]?key|service[_-]?key|credentials?"
+    r"|access[_-]?token|auth[_-]?token|refresh[_-]?token|private[_-]?token|session[_-]?token|sas[_-]?token"
+    r"|bot[_-]?token|token|contrase[ñn]a|passwort|mot[_ ]de[_ ]passe"
+)
+# a key word starting a name part (``db_password``, ``GITHUB_TOKEN``, ``x-api-key``), with up to
+# three more name parts after it (``SECRET_KEY_BASE``) — vetted by _SUFFIX_STOP
+_KEY = r"(?i:(?<![A-Za-z0-9])(?:" + _WORDS + r")(?P<suffix>(?:[_-][A-Za-z0-9]{1,20}){0,3}))"
+_SUFFIX_STOP = frozenset(
+    "id ids file path dir hash hashed length len min max policy env name names type count limit prefix field "
+    "header regex pattern expiry expires ttl timeout version size format mode label hint reset rotation ref "
+    "arn location store manager provider budget budgets usage url endpoint uri kind input required enabled "
+    "strength chars rules check validator digest algorithm alg salt iterations".split()
+)
+# English words that follow "password is / password:" without being one
+_PROSE_STOP = frozenset(
+    "required optional wrong incorrect invalid expired empty missing correct weak strong long short fine rotated "
+    "changed unset hashed encrypted stored needed mandatory sensitive secret hidden known unknown same different "
+    "ignored configurable deprecated generated random blank null none okay default there gone leaked compromised "
+    "visible masked redacted shared cached string integer number boolean provided supplied configured managed "
+    "rotating expiring removed revoked disabled enabled omitted placeholder example changeme? nothing something "
+    "correctly properly never always already still being stored. through using within inside".split()
+)
+
+
+def entropy(s: str) -> float:
+    """Shannon entropy in bits per character."""
+    counts: dict[str, int] = {}
+    for c in s:
+        counts[c] = counts.get(c, 0) + 1
+    n = len(s)
+    return -sum(k / n * math.log2(k / n) for k in counts.values())
+
+
+def placeholder(v: str) -> bool:
+    """Template and reference forms that name a secret without holding it."""
+    v = v.strip()
+    if not v or v.startswith(("[REDACTED:", "${", "$(", "{{", "<", "%(", "$", "os.environ", "process.env", "env(")):
+        return True
+    if not set(v) - set("*xX.-_ #"):
+        return True
+    return v.lower() in {"null", "none", "nil", "true", "false", "undefined", "''", '""', "n/a", "tbd", "todo"}
+
+
+_DRIVE = re.compile(r"[A-Za-z]:\\")
+_NUMBER = re.compile(r"[v:]?\d{1,12}(?:[.:]\d{1,12}){0,4}[a-z]{0,3}")
+
+
+def path_like(v: str) -> bool:
+    """``/home/me``, ``~/x``, ``./x``, ``C:\\x``: a location, not a credential."""
+    return v.startswith(("/", "~/", "./", "../")) or _DRIVE.match(v) is not None
+
+
+def _numberish(v: str) -> bool:
+    """Plain numbers, versions and ports (``8080``, ``3.11.7``, ``v2.1``, ``:443``)."""
+    return _NUMBER.fullmatch(v) is not None
+
+
+def value_group(m: re.Match) -> tuple[str, str]:
+    """(name, text) of the group holding the secret."""
+    v = m.group("v")
+    if v is None and "v2" in m.re.groupindex:
+        return "v2", m.group("v2")
+    return "v", v
+
+
+def _suffix_ok(m: re.Match) -> bool:
+    suffix = m.group("suffix") or ""
+    return not any(part.lower() in _SUFFIX_STOP for part in re.split(r"[_-]", suffix) if part)
+
+
+def looks_secret(v: str, *, strong: bool = False) -> bool:
+    """A value worth hiding. ``strong``: a bare value right after the word, so demand more."""
+    if len(v) < 6 or placeholder(v) or path_like(v) or _numberish(v) or "://" in v:
+        return False
+    if v.isalpha() and (v.islower() or v.isupper()):
+        return False
+    digit = not v.isalpha() and any(c.isdigit() for c in v)
+    symbol = not v.isalnum()
+    mixed = not v.islower() and not v.isupper()
+    alpha = not v.isdigit()
+    if strong:
+        return len(v) >= 8 and alpha and digit and (symbol or mixed)
+    return digit or symbol or mixed
+
+
+def _assign_value(m: re.Match) -> bool:
+    """``KEY = value`` / ``KEY: value``: quoted and ``=`` values are values; bare ``:`` ones vetted."""
+    if not _suffix_ok(m):
+        return False
+    v = value_group(m)[1]
+    if placeholder(v) or path_like(v):
+        return False
+    if m.group("q") or "=" in m.group("op"):
+        return True
+    if m.group("bol") is not None and v.isalpha() and v.lower() not in _PROSE_STOP:
+        return len(v) >= 6  # ``password: swordfish`` as a config line: a value
+    return looks_secret(v)
+
+
+def _prose_value(m: re.Match) -> bool:
+    v = m.group("v").rstrip(".!?)")
+    if not _suffix_ok(m) or v.lower() in _PROSE_STOP:
+        return False
+    if looks_secret(v):
+        return True
+    end = m.string[m.end("v") : m.end("v") + 2]
+    at_end = end == "" or end[:1] in ".!\n;)" and (len(end) < 2 or end[1] in " \n\"'")
+    return v.isalpha() and len(v) >= 6 and at_end  # "the root password is tangerine."
+
+
+def _strong(m: re.Match) -> bool:
+    return _suffix_ok(m) and looks_secret(m.group("v").rstrip(".!?)"), strong=True)
+
+
+def _not_placeholder(m: re.Match) -> bool:
+    v = m.group("v")
+    return not placeholder(v) and not path_like(v)
+
+
+def _url_password(m: re.Match) -> bool:
+    v = m.group("v")
+    return not placeholder(v) and not re.match(r"\d{1,5}(?:/|$)", v)  # host:port/path, not a password
+
+
+def _high_entropy(m: re.Match) -> bool:
+    v = m.group("v").rstrip(".")
+    if placeholder(v) or path_like(v) or "://" in v:
+        return False
+    if re.fullmatch(r"[0-9a-fA-F]{32,512}", v):
+        return entropy(v) >= 3.0
+    return len(v) >= 20 and any(c.isdigit() for c in v) and any(c.isalpha() for c in v) and entropy(v) >= 3.7
+
+
+def _bearer(m: re.Match) -> bool:
+    v = m.group("v")
+    return any(c.isdigit() for c in v) or any(not c.isalnum() for c in v)
+
+
+HINTS = ("pass", "pwd", "secret", "key", "token", "credential", "contrase", "mot de", "mot_de")
+_Q = r"(?P<q>[\"'`])"
+_VAL = r"(?P<v>[^\s\"'`,;]{1,512}+)"
+_FILL = r"(?:[ \t]{1,3}+(?!(?:is|was|are|to|as)\b)[A-Za-z][\w-]{0,23}+){0,5}?"  # possessive: no re-splitting
+
+RULES: list[Rule] = [
+    ("aws_secret_access_key", re.compile(r"(?i)aws.{0,20}?(?:secret|private).{0,20}?[\"']?\s{0,5}[:=]\s{0,5}[\"']?(?P<v>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])"), lambda m: True, ("aws",)),
+    ("url_password", re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^\s:/@\"'<>]{0,256}:(?P<v>[^\s@\"'<>]{1,256})@(?=[A-Za-z0-9\[])"), _url_password, ("://",)),
+    ("basic_auth", re.compile(r"(?i)\bauthorization\s{0,5}[:=]\s{0,5}[\"']?basic\s{1,5}(?P<v>[A-Za-z0-9+/]{8,1024}={0,2})"), lambda m: True, ("basic",)),
+    ("bearer_token", re.compile(r"(?i)\bbearer\s{1,5}(?P<v>[A-Za-z0-9._~+/-]{16,4096}=*)"), _bearer, ("bearer",)),
+    ("cli_credential", re.compile(r"(?<![\w-])(?:-u|--user)(?:\s{1,5}|=)[\"']?(?P<v>[^\s:\"']{1,256}:[^\s\"']{1,256})"), _not_placeholder, ("-u", "--user")),
+    ("cli_credential", re.compile(r"(?i)\b(?:docker|podman|nerdctl|buildah|skopeo|helm)\s{1,5}(?:registry\s{1,5})?login\b[^\n]{0,200}?\s(?:-p|--password)(?:\s{1,5}|=)[\"']?(?P<v>[^\s\"']{1,512})"), _not_placeholder, ("login",)),
+    ("cli_credential", re.compile(r"\b(?:mysql|mysqldump|mariadb|mysqladmin)\b[^\n]{0,200}?\s-p(?P<v>[^\s\"']{1,256})"), _not_placeholder, ("mysql", "mariadb")),
+    ("cli_credential", re.compile(r"\bsshpass\s{1,5}-p\s{0,5}[\"']?(?P<v>[^\s\"']{1,256})"), _not_placeholder, ("sshpass",)),
+    ("cli_credential", re.compile(r"(?i)(?<![\w-])--(?:password|passwd|pass|token|api-key|apikey|secret|client-secret|auth-token|access-token)(?:\s{1,5}|=)[\"']?(?P<v>[^\s\"']{1,512})"),
+     lambda m: _not_placeholder(m) and not m.group("v").startswith("-"), ("--",)),
+    # KEY = value, KEY: value, "KEY": "value" (config files, env files, code)
+    ("password", re.compile(r"(?P<bol>^[ \t]{0,40}[-]?[ \t]{0,4})?" + _KEY + r"[\"']?(?P<op>\s{0,5}(?::=|=>|[:=])\s{0,5})(?:" + _Q + r"(?P<v>[^\"'`\r\n]{1,512})[\"'`]|(?P<v2>[^\s\"'`,;]{1,512}))", re.M), _assign_value, HINTS),
+    ("password", re.compile(r"(?i)<[\w.:-]{0,40}?(?:password|passwd|secret|token|api[_-]?key)[\w.-]{0,20}>(?P<v>[^<\r\n]{1,512})</"), _not_placeholder, HINTS),
+    # the word, a few words, a link ("is", "was", "to", ":") and the value: a password in a sentence
+    ("password", re.compile(_KEY + _FILL + r"(?:[ \t]{1,3}+(?:is|was|are|to|as)|[ \t]{0,3}+:)\s{1,3}+[\"'`]?" + _VAL), _prose_value, HINTS),
+    ("password", re.compile(_KEY + r"\s{1,3}[\"'`]?" + _VAL), _strong, HINTS),
+    # a long random string after a secret word ("the API key 3f9c…", "token: 9Xk…")
+    ("high_entropy_secret", re.compile(r"(?i:(?<![A-Za-z0-9])(?:keys?|secrets?|tokens?|credentials?|apikey|passwords?)(?P<suffix>))" + _FILL + r"(?:[ \t]{1,3}+(?:is|was|are|to|as))?[\s:=]{1,5}+[\"'`]?(?P<v>[A-Za-z0-9+/_.=-]{20,512}+)"), _high_entropy, HINTS),
+]
+

@@ -1,0 +1,102 @@
+"""Provider token formats: the fixed-prefix secrets a scanner recognises by shape alone.
+
+Covers the plugin list of ``detect-secrets`` (AWS, Azure storage/SAS, Artifactory, Discord, GitHub,
+GitLab, JWT, Mailchimp, NPM, OpenAI, PyPI, SendGrid, Slack, Square, Stripe, Telegram, Twilio) plus
+the newer formats it misses (Sentry, Resend, Mapbox, Adyen, Mailgun, age, Vault, Doppler, …).
+We match them ourselves instead of importing detect-secrets: its import alone costs ~140 ms, over
+the 30 ms budget of a cold ``remember`` (``scripts/bench_redaction.py`` measures both).
+
+Each rule is (kind, regex, group holding the secret or 0 for the whole match, guards). A rule's
+regex only runs when one of its guard substrings is in the text, so most texts run none. Every
+quantifier is bounded and every pattern starts at a literal prefix: the cost is linear in the text.
+"""
+
+from __future__ import annotations
+
+import re
+
+_B = r"(?<![A-Za-z0-9_+/=.-])"  # a token start: not inside a longer token (base64 blobs, hashes)
+_E = r"(?![A-Za-z0-9_-])"
+
+_AWS_PREFIXES = ("AKIA", "ASIA", "ABIA", "ACCA", "AGPA", "AIDA", "AIPA", "ANPA", "ANVA", "AROA", "APKA", "ASCA")
+
+# (kind, pattern, group, guards)
+_TABLE: list[tuple[str, str, int, tuple[str, ...]]] = [
+    ("jwt", r"\beyJ[A-Za-z0-9_-]{8,4096}\.eyJ[A-Za-z0-9_-]{8,8192}\.[A-Za-z0-9_-]{8,4096}", 0, ("eyJ",)),
+    ("aws_access_key_id", r"(?<![A-Z0-9])(?:" + "|".join(_AWS_PREFIXES) + r")[A-Z0-9]{16}(?![A-Z0-9])", 0, _AWS_PREFIXES),
+    ("github_token", r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,255}\b", 0, ("gh",)),
+    ("github_token", r"\bgithub_pat_[A-Za-z0-9_]{22,255}", 0, ("github_pat_",)),
+    ("gitlab_token", r"\bgl(?:pat|dt|rt|ptt|ft|soat|cbt)-[A-Za-z0-9_-]{20,255}", 0, ("gl",)),
+    ("anthropic_api_key", r"\bsk-ant-[A-Za-z0-9_-]{20,255}", 0, ("sk-ant-",)),
+    ("openai_api_key", r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,255}", 0, ("sk-",)),
+    ("slack_token", r"\bxox[abposre]-[A-Za-z0-9-]{10,255}", 0, ("xox",)),
+    ("slack_webhook", r"https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]{20,200}", 0, ("hooks.slack.com",)),
+    ("stripe_key", r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,255}\b", 0, ("_live_", "_test_")),
+    ("stripe_webhook_secret", r"\bwhsec_[A-Za-z0-9+/=]{24,255}", 0, ("whsec_",)),
+    ("google_api_key", r"\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])", 0, ("AIza",)),
+    ("google_oauth_secret", r"\bGOCSPX-[A-Za-z0-9_-]{24,40}", 0, ("GOCSPX-",)),
+    ("google_oauth_token", r"\bya29\.[A-Za-z0-9_-]{20,2048}", 0, ("ya29.",)),
+    ("npm_token", r"\bnpm_[A-Za-z0-9]{36}\b", 0, ("npm_",)),
+    ("pypi_token", r"\bpypi-AgE[A-Za-z0-9_-]{50,1024}", 0, ("pypi-",)),
+    ("huggingface_token", r"\bhf_[A-Za-z0-9]{34,40}\b", 0, ("hf_",)),
+    ("digitalocean_token", r"\bdo[por]_v1_[a-f0-9]{64}\b", 0, ("_v1_",)),
+    ("sendgrid_api_key", r"\bSG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16,64}\b", 0, ("SG.",)),
+    ("twilio_api_key", r"\bSK[0-9a-fA-F]{32}\b", 0, ("SK",)),
+    ("shopify_token", r"\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b", 0, ("shp",)),
+    ("telegram_bot_token", r"\b\d{8,10}:AA[A-Za-z0-9_-]{33}\b", 0, (":AA",)),
+    ("sentry_token", r"\bsntry[su]_[A-Za-z0-9+/=_-]{30,2048}", 0, ("sntry",)),
+    ("sentry_dsn", r"https?://([0-9a-f]{32})(?::[0-9a-f]{32})?@[A-Za-z0-9.-]{0,100}sentry\.io", 1, ("sentry",)),
+    ("resend_api_key", r"\bre_[A-Za-z0-9]{8,12}_[A-Za-z0-9]{16,40}\b", 0, ("re_",)),
+    ("mapbox_token", r"\bsk\.eyJ[A-Za-z0-9_-]{20,400}\.[A-Za-z0-9_-]{16,100}", 0, ("sk.eyJ",)),
+    ("adyen_api_key", _B + r"AQE[A-Za-z0-9]{3}[A-Za-z0-9+/=._-]{50,600}", 0, ("AQE",)),
+    ("mailgun_api_key", r"\bkey-[0-9a-f]{32}\b", 0, ("key-",)),
+    ("mailchimp_api_key", r"\b[0-9a-f]{32}-us[0-9]{1,2}\b", 0, ("-us",)),
+    ("discord_bot_token", _B + r"[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}" + _E, 0, (".",)),
+    ("discord_webhook", r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d{15,22}/[A-Za-z0-9_-]{50,100}", 0, ("discord",)),
+    ("square_token", r"\bsq0(?:atp|csp|idp)-[0-9A-Za-z_-]{22,60}", 0, ("sq0",)),
+    ("square_token", r"\bEAAA[A-Za-z0-9_-]{60}" + _E, 0, ("EAAA",)),
+    ("age_secret_key", r"AGE-SECRET-KEY-1[0-9A-Z]{58}", 0, ("AGE-SECRET-KEY-",)),
+    ("artifactory_token", _B + r"AKCp[A-Za-z0-9]{60,80}" + _E, 0, ("AKCp",)),
+    ("artifactory_token", _B + r"cmVmdGtuOjAxOj[A-Za-z0-9]{40,80}" + _E, 0, ("cmVmdGtuOjAxOj",)),
+    ("docker_hub_token", r"\bdckr_pat_[A-Za-z0-9_-]{24,40}", 0, ("dckr_pat_",)),
+    ("vault_token", r"\bhv[sbr]\.[A-Za-z0-9_-]{24,255}", 0, ("hvs.", "hvb.", "hvr.")),
+    ("doppler_token", r"\bdp\.(?:st|pt|ct|sa|scim|audit)\.[A-Za-z0-9_.-]{40,60}", 0, ("dp.",)),
+    ("postman_api_key", r"\bPMAK-[0-9a-f]{24}-[0-9a-f]{34}\b", 0, ("PMAK-",)),
+    ("linear_api_key", r"\blin_(?:api|oauth)_[A-Za-z0-9]{40}\b", 0, ("lin_",)),
+    ("notion_token", r"\b(?:ntn_[A-Za-z0-9]{40,50}|secret_[A-Za-z0-9]{43})\b", 0, ("ntn_", "secret_")),
+    ("databricks_token", r"\bdapi[0-9a-f]{32}(?:-\d)?\b", 0, ("dapi",)),
+    ("grafana_token", r"\b(?:glsa_[A-Za-z0-9]{32}_[0-9a-f]{8}|glc_[A-Za-z0-9+/=]{32,400})", 0, ("glsa_", "glc_")),
+    ("newrelic_api_key", r"\bNRAK-[A-Z0-9]{27}\b", 0, ("NRAK-",)),
+    ("atlassian_token", r"\bATATT3[A-Za-z0-9_=-]{100,300}", 0, ("ATATT3",)),
+    ("supabase_token", r"\bsbp_[0-9a-f]{40}\b", 0, ("sbp_",)),
+    ("netlify_token", r"\bnfp_[A-Za-z0-9]{36,40}\b", 0, ("nfp_",)),
+    ("pulumi_token", r"\bpul-[0-9a-f]{40}\b", 0, ("pul-",)),
+    ("terraform_token", r"\b[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,90}", 0, (".atlasv1.",)),
+    ("fly_token", r"\bfo1_[A-Za-z0-9_-]{40,48}", 0, ("fo1_",)),
+    ("groq_api_key", r"\bgsk_[A-Za-z0-9]{48,56}\b", 0, ("gsk_",)),
+    ("xai_api_key", r"\bxai-[A-Za-z0-9]{70,90}\b", 0, ("xai-",)),
+    ("replicate_token", r"\br8_[A-Za-z0-9]{37}\b", 0, ("r8_",)),
+    ("perplexity_api_key", r"\bpplx-[A-Za-z0-9]{40,56}\b", 0, ("pplx-",)),
+    ("heroku_api_key", r"\bHRKU-[A-Za-z0-9_-]{40,70}", 0, ("HRKU-",)),
+    ("azure_client_secret", _B + r"[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}" + _E, 0, ("Q~",)),
+    ("azure_storage_key", r"(?i)\bAccountKey\s{0,5}=\s{0,5}([A-Za-z0-9+/]{40,100}={0,2})", 1, ("ccountkey",)),
+    ("azure_sas_key", r"(?i)\bSharedAccessKey\s{0,5}=\s{0,5}([A-Za-z0-9+/%]{20,100}(?:={0,2}|(?:%3D){0,2}))", 1, ("haredaccesskey",)),
+    ("azure_sas_signature", r"[?&;]sig=([A-Za-z0-9%+/]{20,200}(?:={0,2}|(?:%3D){0,2}))", 1, ("sig=",)),
+    ("slack_token", r"\bxapp-\d-[A-Z0-9]{8,12}-\d{8,14}-[a-f0-9]{32,80}\b", 0, ("xapp-",)),
+]
+
+# case-insensitive guards: these rules use (?i) and are checked against the lower-cased text
+_LOWER = {"azure_storage_key", "azure_sas_key"}
+
+RULES: list[tuple[str, re.Pattern[str], int]] = [(k, re.compile(p), g) for k, p, g, _ in _TABLE]
+GUARDS: list[tuple[tuple[str, ...], bool]] = [(gs, k in _LOWER) for k, _, _, gs in _TABLE]
+
+
+def active_rules(text: str, low: str) -> list[tuple[str, re.Pattern[str], int]]:
+    """The rules whose guard substring occurs in the text (a substring check, no regex)."""
+    out = []
+    for rule, (guards, lower) in zip(RULES, GUARDS):
+        hay = low if lower else text
+        if any(g in hay for g in guards):
+            out.append(rule)
+    return out

@@ -1,0 +1,287 @@
+"""Writes secrets.jsonl and lookalikes.jsonl: synthetic, format-valid secrets (random, never real
+keys) in the sentences and config lines people write, and innocuous strings shaped like them.
+
+Run ``python tests/data/secrets/make_cases.py`` to regenerate (fixed seed: the output is stable).
+Each secret case: {"id", "kind", "text", "secrets": [values that must never be stored]}.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import random
+import string
+from pathlib import Path
+
+R = random.Random(20261201)
+HERE = Path(__file__).parent
+AN = string.ascii_letters + string.digits
+UP = string.ascii_uppercase + string.digits
+HEX = "0123456789abcdef"
+B64 = AN + "+/"
+
+
+def rnd(n: int, alphabet: str = AN) -> str:
+    while True:
+        s = "".join(R.choice(alphabet) for _ in range(n))
+        if alphabet is not AN or (any(c.isdigit() for c in s) and any(c.isupper() for c in s) and any(c.islower() for c in s)):
+            return s
+
+
+def b64url(obj: dict) -> str:
+    return base64.urlsafe_b64encode(json.dumps(obj).encode()).decode().rstrip("=")
+
+
+def jwt() -> str:
+    return f"{b64url({'alg': 'HS256', 'typ': 'JWT'})}.{b64url({'sub': rnd(8), 'iat': R.randint(10**9, 2 * 10**9)})}.{rnd(43, AN + '_-')}"
+
+
+def password() -> str:
+    return rnd(4, string.ascii_letters) + R.choice("!#%&*@^") + rnd(3, string.digits) + rnd(4)
+
+
+def aws_id() -> str:
+    return "AKIA" + rnd(16, string.ascii_uppercase + "234567")
+
+
+def aws_secret() -> str:
+    return rnd(40, B64)
+
+
+def pem(kind: str = "RSA ") -> tuple[str, str]:
+    body = "\n".join(rnd(64, B64) for _ in range(4))
+    return f"-----BEGIN {kind}PRIVATE KEY-----\n{body}\n-----END {kind}PRIVATE KEY-----", body.split("\n")[1]
+
+
+def cases() -> list[dict]:
+    out: list[dict] = []
+
+    def add(kind: str, text: str, *secrets: str) -> None:
+        out.append({"id": f"s{len(out):03d}-{kind}", "kind": kind, "text": text, "secrets": list(secrets)})
+
+    # -- the leaks named in the issue ------------------------------------------------------------
+    i, s = aws_id(), aws_secret()
+    add("aws_pair", f"ci deploy user: access key {i} / secret {s}", i, s)
+    i, s = aws_id(), aws_secret()
+    add("aws_pair", f"AWS creds for the backup bucket are {i} and {s}, rotate quarterly", i, s)
+    i, s = aws_id(), aws_secret()
+    add("aws_pair", f"[default]\naws_access_key_id = {i}\naws_secret_access_key = {s}", i, s)
+    v = "sntrys_" + b64url({"iat": 1733000000, "url": "https://sentry.io", "org": "acme"}) + "_" + rnd(43, AN + "+/")
+    add("sentry_token", f"SENTRY_AUTH_TOKEN for source maps upload: {v}", v)
+    v = "sntryu_" + rnd(64, HEX)
+    add("sentry_token", f"my personal sentry token is {v}", v)
+    v = "re_" + rnd(8) + "_" + rnd(24)
+    add("resend_api_key", f"transactional email goes through Resend, key {v}", v)
+    v = "sk.eyJ1IjoiYWNtZSIsImEiOiJ" + rnd(20, AN) + "." + rnd(22, AN + "-_")
+    add("mapbox_token", f"mapbox secret token (tiles upload) {v}", v)
+    v = "AQE" + rnd(3) + rnd(60, AN) + "=-i1" + rnd(40, AN + "=.-")
+    add("adyen_api_key", f"ADYEN_API_KEY={v}", v)
+    v = "AQE" + rnd(3) + rnd(70, AN) + "." + rnd(30, AN)
+    add("adyen_api_key", f"the adyen test merchant uses {v} for checkout", v)
+    v = rnd(32, HEX)
+    add("hex_key", f"the weather service API key {v} is on the free tier", v)
+    v = rnd(40, HEX)
+    add("hex_key", f"license key {v} (renew in June)", v)
+    v = password()
+    add("password_no_sep", f"staging db: user app, password {v}", v)
+    v = password()
+    add("password_sentence", f"The password for the office wifi is {v} and it changes monthly.", v)
+    v = password()
+    add("password_sentence", f"I set the grafana admin password to {v} yesterday", v)
+    v = rnd(44, B64) + "="
+    add("azure_sas_key", f"Endpoint=sb://acme-bus.servicebus.windows.net/;SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey={v}", v)
+    v = rnd(43, AN).replace("a", "%2B", 1) + "%3D"
+    add("azure_sas_signature", f"upload with https://acme.blob.core.windows.net/backups?sv=2022-11-02&ss=b&srt=o&sp=rw&se=2026-12-31&sig={v}", v)
+    v = rnd(16)
+    add("url_password", f"REDIS_URL=redis://:{v}@cache.internal:6379/0", v)
+    v = "swordfish" + R.choice(["lover", "tank", "river"])
+    add("password_yaml_lower", f"database:\n  host: db.internal\n  password: {v}\n", v)
+    v = "key-" + rnd(32, HEX)
+    add("mailgun_api_key", f"mailgun sending key {v}", v)
+    v = R.choice("MNO") + rnd(23, AN) + "." + rnd(6, AN + "-_") + "." + rnd(38, AN + "-_")
+    add("discord_bot_token", f"DISCORD_TOKEN={v}", v)
+    v = R.choice("MNO") + rnd(25, AN) + "." + rnd(6, AN) + "." + rnd(27, AN)
+    add("discord_bot_token", f"the bot logs in with token {v}", v)
+    u, p = "deploy", password()
+    add("cli_credential", f"curl -u {u}:{p} https://ci.internal/api/json", f"{u}:{p}", p)
+    v = "sq0atp-" + rnd(22, AN + "-_")
+    add("square_token", f"square sandbox access token sq: {v}", v)
+    v = "sq0csp-" + rnd(43, AN + "-_")
+    add("square_token", f"SQUARE_APP_SECRET={v}", v)
+    v = "AGE-SECRET-KEY-1" + rnd(58, "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L")
+    add("age_secret_key", f"# created: 2026-11-02\n# public key: age1{rnd(58, 'qpzry9x8gf2tvdw0s3jn54khce6mua7l')}\n{v}", v)
+    v = password()
+    add("cli_credential", f"docker login -u ci-bot -p {v} registry.acme.dev", v)
+    v = rnd(6) + "/" + rnd(8)
+    add("url_password", f"psql postgres://report:{v}@analytics.internal:5432/warehouse", v)
+    # -- detect-secrets plugin list --------------------------------------------------------------
+    for text_fmt in ("export AWS_ACCESS_KEY_ID={}", "the old key {} was disabled in IAM", "aws_access_key_id: {}"):
+        v = aws_id()
+        add("aws_access_key_id", text_fmt.format(v), v)
+    v = rnd(88, B64)
+    add("azure_storage_key", f"DefaultEndpointsProtocol=https;AccountName=acmelogs;AccountKey={v}==;EndpointSuffix=core.windows.net", v)
+    v = "AKCp" + rnd(69)
+    add("artifactory_token", f"artifactory api key for pulls: {v}", v)
+    v = rnd(10, string.ascii_lowercase) + rnd(6)
+    add("url_password", f"cloudant url https://acme-admin:{v}@acme.cloudant.com", v)
+    for pre in ("ghp_", "gho_", "ghs_"):
+        v = pre + rnd(36)
+        add("github_token", f"GITHUB_TOKEN={v}" if pre == "ghp_" else f"gh token {v} for the release job", v)
+    v = "github_pat_11" + rnd(20, UP) + "_" + rnd(59)
+    add("github_token", f"fine-grained PAT {v} (repo scope)", v)
+    v = "glpat-" + rnd(20, AN + "-_")
+    add("gitlab_token", f'gitlab:\n  token: "{v}"', v)
+    v = "glrt-" + rnd(20)
+    add("gitlab_token", f"register the runner with {v}", v)
+    v = "ibm" + rnd(41, AN + "_-")
+    add("ibm_api_key", f'IBM_CLOUD_API_KEY="{v}"', v)
+    v = rnd(48, HEX)
+    add("ibm_cos_hmac", f"cos hmac: access_key_id={rnd(32, HEX)} secret_access_key={v}", v)
+    add("jwt", f"Authorization: Bearer {(v := jwt())}", v)
+    add("jwt", f"the session cookie was {(v := jwt())}", v)
+    v = rnd(32, HEX) + "-us" + str(R.randint(1, 21))
+    add("mailchimp_api_key", f"mailchimp newsletter key {v}", v)
+    v = "npm_" + rnd(36)
+    add("npm_token", f"//registry.npmjs.org/:_authToken={v}", v)
+    v = "sk-proj-" + rnd(48, AN + "_-")
+    add("openai_api_key", f"OPENAI_API_KEY={v}", v)
+    v = "sk-" + rnd(48)
+    add("openai_api_key", f"the legacy openai key {v} still works", v)
+    v = "sk-ant-api03-" + rnd(80, AN + "_-") + "AA"
+    add("anthropic_api_key", f"ANTHROPIC_API_KEY={v}", v)
+    v = "pypi-AgEIcHlwaS5vcmc" + rnd(60, AN + "_-")
+    add("pypi_token", f"[pypi]\n  username = __token__\n  password = {v}", v)
+    v = "SG." + rnd(22, AN + "_-") + "." + rnd(43, AN + "_-")
+    add("sendgrid_api_key", f"sendgrid key {v}", v)
+    v = "xoxb-" + str(R.randint(10**11, 10**12)) + "-" + str(R.randint(10**11, 10**12)) + "-" + rnd(24)
+    add("slack_token", f"slack bot token {v}", v)
+    v = "xoxp-" + str(R.randint(10**11, 10**12)) + "-" + rnd(24)
+    add("slack_token", f"SLACK_USER_TOKEN={v}", v)
+    v = f"https://hooks.slack.com/services/T{rnd(8, UP)}/B{rnd(10, UP)}/{rnd(24)}"
+    add("slack_webhook", f"alerts post to {v}", v)
+    v = rnd(64, HEX)
+    add("softlayer_api_key", f"softlayer_api_key = {v}", v)
+    v = "sk_live_" + rnd(24)
+    add("stripe_key", f"STRIPE_SECRET_KEY={v}", v)
+    v = "rk_test_" + rnd(24)
+    add("stripe_key", f"restricted key {v} only reads charges", v)
+    v = "whsec_" + rnd(32)
+    add("stripe_webhook_secret", f"stripe webhook signing secret {v}", v)
+    v = f"{R.randint(10**8, 10**9)}:AA{rnd(33, AN + '_-')}"
+    add("telegram_bot_token", f"telegram bot {v}", v)
+    v = "SK" + rnd(32, HEX)
+    add("twilio_api_key", f"twilio api key sid {v}", v)
+    sid, tok = "AC" + rnd(32, HEX), rnd(32, HEX)
+    add("twilio_pair", f"TWILIO_ACCOUNT_SID={sid}\nTWILIO_AUTH_TOKEN={tok}", sid, tok)
+    sid, tok = "AC" + rnd(32, HEX), rnd(32, HEX)
+    add("twilio_pair", f"twilio account {sid} with auth token {tok}", sid, tok)
+    for k in ("RSA ", "EC ", "OPENSSH ", ""):
+        block, line = pem(k)
+        add("private_key", f"deploy key:\n{block}\n", line)
+    block, line = pem("RSA ")
+    add("private_key", "cut-off paste: " + block.split("-----END")[0][:200], line)
+    block, line = pem("")
+    add("private_key", json.dumps({"type": "service_account", "private_key": block}), line)
+    # -- keyword forms across file types ---------------------------------------------------------
+    forms = [
+        ("env", "DB_PASSWORD={}"), ("env", "export POSTGRES_PASSWORD='{}'"), ("json", '{{"password": "{}"}}'),
+        ("yaml", "  admin_password: {}"), ("toml", 'secret_key = "{}"'), ("ini", "passwd = {}"),
+        ("python", 'SECRET_KEY = "{}"'), ("js", "const apiKey = '{}';"), ("xml", "<password>{}</password>"),
+        ("netrc", "machine api.acme.dev login bot password {}"), ("properties", "spring.datasource.password={}"),
+        ("rails", "SECRET_KEY_BASE={}"), ("django", "DJANGO_SECRET_KEY = '{}'"), ("docker_compose", "      - MYSQL_ROOT_PASSWORD={}"),
+        ("k8s", "  client_secret: {}"), ("header", "X-API-Key: {}"), ("cli_flag", "vault login --token {}"),
+        ("cli_flag", "./deploy.sh --api-key={}"), ("mysql", "mysql -u root -p{} shop"), ("sshpass", "sshpass -p '{}' ssh pi@10.0.0.7"),
+        ("spanish", "la contraseña: {}"), ("colon_sentence", "prod db password: {}"), ("htpasswd", "basic auth password is {} for the preview site"),
+        ("sentence_was", "the old root password was {}, now rotated"), ("credentials", "credentials: {}"),
+        ("passphrase", "gpg passphrase {}"), ("token_assign", "auth_token={}"), ("access_token", 'access_token: "{}"'),
+        ("refresh_token", "refresh_token = {}"), ("encryption_key", "ENCRYPTION_KEY={}"), ("master_key", "the master key is {}"),
+    ]
+    for name, fmt in forms:
+        v = password() if "key" not in fmt.lower() and "token" not in fmt.lower() else rnd(32)
+        if name == "xml":
+            v = password()
+        add("keyword_" + name, fmt.format(v), v)
+    # -- other providers ---------------------------------------------------------------------------
+    more = [
+        ("google_api_key", lambda: "AIza" + rnd(35, AN + "_-"), "maps key {}"),
+        ("google_oauth_secret", lambda: "GOCSPX-" + rnd(28, AN + "_-"), "oauth client secret {}"),
+        ("google_oauth_token", lambda: "ya29." + rnd(120, AN + "_-"), "gcloud printed {}"),
+        ("huggingface_token", lambda: "hf_" + rnd(34), "HF_TOKEN={}"),
+        ("digitalocean_token", lambda: "dop_v1_" + rnd(64, HEX), "doctl auth init with {}"),
+        ("shopify_token", lambda: "shpat_" + rnd(32, HEX), "shopify admin token {}"),
+        ("docker_hub_token", lambda: "dckr_pat_" + rnd(27, AN + "_-"), "docker hub PAT {}"),
+        ("vault_token", lambda: "hvs." + rnd(90, AN + "_-"), "VAULT_TOKEN={}"),
+        ("doppler_token", lambda: "dp.st.prd." + rnd(40), "doppler service token {}"),
+        ("postman_api_key", lambda: "PMAK-" + rnd(24, HEX) + "-" + rnd(34, HEX), "postman key {}"),
+        ("linear_api_key", lambda: "lin_api_" + rnd(40), "linear {}"),
+        ("notion_token", lambda: "ntn_" + rnd(46), "notion integration {}"),
+        ("databricks_token", lambda: "dapi" + rnd(32, HEX), "databricks pat {}"),
+        ("grafana_token", lambda: "glsa_" + rnd(32) + "_" + rnd(8, HEX), "grafana service account {}"),
+        ("newrelic_api_key", lambda: "NRAK-" + rnd(27, UP), "new relic user key {}"),
+        ("atlassian_token", lambda: "ATATT3xFfGF0" + rnd(170, AN + "_-") + "=" + rnd(8, HEX.upper()), "jira api token {}"),
+        ("supabase_token", lambda: "sbp_" + rnd(40, HEX), "supabase access token {}"),
+        ("netlify_token", lambda: "nfp_" + rnd(36), "NETLIFY_AUTH_TOKEN={}"),
+        ("pulumi_token", lambda: "pul-" + rnd(40, HEX), "pulumi login with {}"),
+        ("terraform_token", lambda: rnd(14) + ".atlasv1." + rnd(67, AN + "_-"), "terraform cloud token {}"),
+        ("fly_token", lambda: "fo1_" + rnd(43, AN + "_-"), "fly deploy token {}"),
+        ("groq_api_key", lambda: "gsk_" + rnd(52), "GROQ_API_KEY={}"),
+        ("replicate_token", lambda: "r8_" + rnd(37), "replicate {}"),
+        ("perplexity_api_key", lambda: "pplx-" + rnd(48), "pplx key {}"),
+        ("heroku_api_key", lambda: "HRKU-" + rnd(60, AN + "_-"), "heroku auth {}"),
+        ("azure_client_secret", lambda: rnd(3) + "8Q~" + rnd(34, AN + "_~.-"), "azure app registration secret {}"),
+        ("sentry_dsn", lambda: f"https://{rnd(32, HEX)}@o{R.randint(10**5, 10**6)}.ingest.sentry.io/{R.randint(10**6, 10**7)}", "SENTRY_DSN={}"),
+        ("discord_webhook", lambda: f"https://discord.com/api/webhooks/{R.randint(10**17, 10**18)}/{rnd(68, AN + '_-')}", "build alerts {}"),
+        ("basic_auth", lambda: base64.b64encode(f"admin:{password()}".encode()).decode(), "Authorization: Basic {}"),
+        ("bearer_token", lambda: rnd(40, AN + "._-"), "curl -H 'Authorization: Bearer {}' https://api.acme.dev"),
+        ("url_password", lambda: password().replace("@", "!").replace("#", "!"), "amqp://guest:{}@rabbit.internal:5672/"),
+        ("url_password", lambda: rnd(14), "MONGO_URI=mongodb+srv://app:{}@cluster0.abcde.mongodb.net/prod"),
+        ("square_token", lambda: "EAAA" + rnd(60, AN + "_-"), "square production token {}"),
+        ("slack_token", lambda: f"xapp-1-A{rnd(10, UP)}-{R.randint(10**12, 10**13)}-{rnd(64, HEX)}", "socket mode app token {}"),
+        ("age_secret_key", lambda: "AGE-SECRET-KEY-1" + rnd(58, "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L"), "sops age key {}"),
+        ("mailgun_api_key", lambda: "key-" + rnd(32, HEX), "MAILGUN_API_KEY={}"),
+        ("high_entropy_secret", lambda: rnd(40, AN + "_-"), "cloudflare token: {}"),
+        ("high_entropy_secret", lambda: rnd(32, HEX), "the datadog api key is {}"),
+    ]
+    for kind, make, fmt in more:
+        v = make()
+        add(kind, fmt.format(v), v)
+    return out
+
+
+def lookalikes() -> list[dict]:
+    png = base64.b64encode(bytes(R.randrange(256) for _ in range(120))).decode()
+    items = [
+        f"fixed in commit {rnd(40, HEX)}", f"rebased onto {rnd(7, HEX)}", f"git show {rnd(12, HEX)}:src/app.py",
+        f"sha256sum: {rnd(64, HEX)}  dist/app.tar.gz", f"md5 {rnd(32, HEX)} matches the mirror",
+        f"image digest sha256:{rnd(64, HEX)}", f'"integrity": "sha512-{rnd(86, B64)}=="',
+        f"request id {'-'.join(rnd(n, HEX) for n in (8, 4, 4, 4, 12))} in the logs",
+        f"tenant uuid {'-'.join(rnd(n, HEX) for n in (8, 4, 4, 4, 12))}",
+        f"![logo](data:image/png;base64,{png})", f"favicon data:image/gif;base64,{base64.b64encode(bytes(R.randrange(256) for _ in range(60))).decode()}",
+        "we pin node 20.11.1 and python 3.12.4", "bumped to v2.14.3-rc.1", "the api listens on :8443 and metrics on 9090",
+        "Bearer authentication headers are required on every request", "use Bearer tokens, not cookies, for the mobile app",
+        "Current pwd: /home/dev/projects/shop", "pwd: /srv/app/releases/current", "password: required",
+        "the password reset flow sends an email", "password hashing uses argon2id with 64 MB memory",
+        "password_hash column is bcrypt", "token budget is 2000 tokens per question", "the key insight is caching at the edge",
+        "API keys live in 1Password under Engineering", "rotate the secret every 90 days", "store the token in the keychain",
+        "DB_PASSWORD=${DB_PASSWORD}", "password = os.environ['DB_PASSWORD']", 'api_key: "<your-api-key>"', "SECRET_KEY=changeme-in-prod".replace("changeme-in-prod", "${SECRET}"),
+        "AKIA is the prefix of long-term AWS access key ids", "jwt tokens start with eyJ", "Stripe publishable key pk_live_ is safe in the browser",
+        f"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI{rnd(43, B64)} dev@laptop", "postgres://app@db.internal:5432/app (auth via IAM)",
+        "https://github.com:443/acme/shop/pulls", "see https://example.com/docs/auth?user=bob#login", "mkdir -p build/out && cp -r dist build/out",
+        "git push -u origin main", "ls --color=auto", "the password field is a masked input", "token_id = 42 in the seed data",
+        "the secret sauce is batching writes", "keyboard shortcuts: ctrl+k opens search", "the primary key is (tenant_id, id)",
+        "cache key format: user:{id}:profile", "SELECT * FROM users WHERE api_key_id = 17", "monkey patched the test client",
+        "docker login registry.acme.dev uses the credential helper", "curl -u $USER:$TOKEN https://ci.internal",
+        f"the build number is {R.randint(10**6, 10**7)} on the main branch", "ports 5432, 6379 and 8080 are open",
+        f"trace {rnd(32, HEX)} span {rnd(16, HEX)}", f"etag \"{rnd(32, HEX)}\" unchanged", f"ULID 01J{rnd(23, '0123456789ABCDEFGHJKMNPQRSTVWXYZ')}",
+        "the passport photo upload is broken", "keystone tests pass", "session tokens expire after 30 minutes",
+        "we use PostgreSQL 16 in production", "Key: Ctrl+Shift+P opens the palette", "secret: see vault path kv/shop/prod",
+    ]
+    return [{"id": f"l{i:03d}", "text": t} for i, t in enumerate(items)]
+
+
+if __name__ == "__main__":
+    for name, rows in (("secrets.jsonl", cases()), ("lookalikes.jsonl", lookalikes())):
+        with open(HERE / name, "w", encoding="utf-8") as f:
+            for row in rows:
+                f.write(json.dumps(row, ensure_ascii=False) + "\n")
+        print(name, len(rows))
