@@ -171,6 +171,21 @@ def test_search_edit_forget_and_bulk_preview_in_chromium(server):
             page.screenshot(path=str(shots / "bulk-1280.png"), full_page=True)
             assert _call(base, token, "GET", "/api/v1/memories?project=webapp&tag=scratch")["count"] == 3
 
+            # review tab: duplicate clusters and seen-once lists come from /api/v1/review
+            page.click('.tabs button[data-tab="review"]')
+            playwright_sync.expect(page.locator("#reviewbody h3").first).to_have_text("Duplicate clusters (0)")
+            playwright_sync.expect(page.locator("#reviewbody h3").nth(1)).to_have_text("Seen once, oldest first (4)")  # 5 current, 1 is an edit
+
+            # keyboard: j moves to the first row, Enter opens it, Escape closes
+            page.click('.tabs button[data-tab="browse"]')
+            page.locator("body").focus()
+            page.keyboard.press("j")
+            page.keyboard.press("Enter")
+            page.wait_for_selector("#detail:not([hidden]) h2")
+            assert page.locator("#detail h2").inner_text() == page.locator(".mem:visible").first.get_attribute("data-id")
+            page.keyboard.press("Escape")
+            assert page.locator("#detail").is_hidden()
+
             # phone width: the list is readable (no sideways scroll)
             phone = browser.new_page(viewport={"width": 390, "height": 844})
             phone.context.add_cookies(page.context.cookies())
