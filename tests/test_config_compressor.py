@@ -218,3 +218,17 @@ def test_deep_nesting_output_stays_valid():
 )
 def test_yaml_validity_matches_yaml_v3(text, valid):
     assert yaml_valid(text) is valid
+
+
+@pytest.mark.parametrize("name", ["rust_channel_manifest.toml", "adduser.conf", "debconf.conf"])
+def test_real_config_files_compress_and_round_trip(name, run_cli):
+    """Shipped config files (tests/data/detect/README.md) that used to pass through as text:
+    a TOML manifest with quoted table names, a fully commented default file, debconf stanzas."""
+    from conftest import REPO
+
+    data = (REPO / "tests" / "data" / "detect" / name).read_bytes()
+    got = run_cli("cavemem", "compress", input=data)
+    assert got.rc == 0, got
+    assert got.report["content_type"] == "config"
+    assert got.report["ratio"] > 0.2
+    assert run_cli("cavemem", "retrieve", got.report["recovery_handle"]).stdout == data

@@ -7,7 +7,9 @@ import pytest
 from cavemem.engine.detect import detect
 from cavemem.engine.wrappers import restore_listing, rewrap, split_file_wrapper, split_listing, unwrap
 
-from conftest import CAVEMAN_EVALS
+from conftest import CAVEMAN_EVALS, REPO
+
+DATA = REPO / "tests" / "data" / "detect"
 
 GO_MAIN = b"""package main
 
@@ -258,3 +260,39 @@ def test_format_parses_remember_only_the_last_payload():
     assert parse(b"a") is first and calls == [b"a"]  # detection then the compressor: one parse
     assert parse(b"b") == [b"B"] and parse(b"a") == [b"A"] and calls == [b"a", b"b", b"a"]
     assert parse.__name__ == "parse"
+
+
+# Real program output (tests/data/detect/README.md names each source): the kinds a person names.
+REAL_KINDS = {
+    "apt_term.log": "log",  # apt progress (bare \r) inside a line-wise log is not a terminal capture
+    "unittest_v.log": "log",
+    "pytest_v.log": "log",
+    "pip_wheel_v.log": "log",
+    "diff_r.txt": "diff",  # diff -r, normal format with Only in lines
+    "diff_ru.txt": "diff",
+    "rust_channel_manifest.toml": "config",  # quoted TOML table names: [pkg.rust-src.target."*"]
+    "adduser.conf": "config",  # every setting commented out
+    "debconf.conf": "config",  # flat Field: value stanzas that repeat their names (not YAML)
+    "grep_rn.txt": "search-result",  # hits quoting Python imports are still hits, not code
+}
+
+
+@pytest.mark.parametrize("name", sorted(REAL_KINDS))
+def test_real_program_output_detects_as_a_person_names_it(name):
+    assert detect((DATA / name).read_bytes()) == REAL_KINDS[name]
+
+
+def test_iso_timestamped_build_log_is_not_a_hit_list():
+    lines = b"".join(b"2026-06-16T09:00:%02dZ [INFO] compiling module pkg/mod%03d ... ok\n" % (i % 60, i) for i in range(30))
+    assert detect(lines) == "log"
+
+
+def test_compiler_diagnostics_are_not_a_hit_list():
+    data = (DATA / "grep_rn.txt").read_bytes().replace(b":from ", b":1: error: from ")
+    assert detect(data) != "search-result"
+
+
+def test_cli_detect_prints_the_kind_for_a_real_apt_log(run_cli):
+    got = run_cli("cavemem", "detect", input=(DATA / "apt_term.log").read_bytes())
+    assert got.rc == 0, got
+    assert b"log" in got.stdout and b"terminal" not in got.stdout

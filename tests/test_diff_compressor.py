@@ -173,3 +173,24 @@ def test_real_git_diff_through_cli(tmp_path, run_cli):
     assert b"context lines elided (caveman)" in got.stdout
     back = run_cli("cavemem", "retrieve", got.report["recovery_handle"])
     assert back.stdout == data
+
+
+def test_directory_diff_keeps_every_only_in_line(run_cli):
+    """A real ``diff -ru`` of two installed versions of a package (tests/data/detect/README.md):
+    ``Only in …`` entries are the directory diff's changes, never elidable context."""
+    from conftest import REPO
+
+    data = (REPO / "tests" / "data" / "detect" / "diff_ru.txt").read_bytes()
+    got = run_cli("cavemem", "compress", "--type", "diff", input=data)
+    assert got.rc == 0, got
+    only_in = [line for line in data.split(b"\n") if line.startswith(b"Only in ")]
+    assert len(only_in) == 3
+    for line in only_in:
+        assert line + b"\n" in got.stdout
+    assert b"context lines elided (caveman)" in got.stdout
+    assert run_cli("cavemem", "retrieve", got.report["recovery_handle"]).stdout == data
+
+
+def test_normal_format_diff_lines_are_structural():
+    for line in ("Only in /a/x: y.py", "diff -r a/x.py b/x.py", "4a5", "12,14c13", "7d7", "< old", "> new", "Files a and b differ"):
+        assert is_structural(line), line

@@ -20,6 +20,11 @@ KEEP_CONTEXT = 2
 MIN_LINES = 12
 
 _HEADER_PREFIXES = ("diff --git ", "index ", "--- ", "+++ ", "@@ ")
+# ``diff -r`` / normal-format lines: per-file headers, directory-only entries, ``diff -q`` notes,
+# ``4a5`` / ``12,14c13`` hunk headers and ``<`` / ``>`` changes (a unified diff's body lines
+# start with `` ``, ``+``, ``-`` or ``\``, so these never match one of its context lines)
+_DIR_PREFIXES = ("diff ", "Only in ", "Files ", "Common subdirectories: ", "<", ">")
+_NORMAL_HUNK = re.compile(r"[0-9]+(?:,[0-9]+)?[acd][0-9]+(?:,[0-9]+)?\r?")
 _MARKER_LINE = re.compile(r"context lines elided \(caveman\)")
 
 
@@ -29,8 +34,14 @@ def marker(count: int) -> str:
 
 def is_structural(line: str) -> bool:
     """Headers, hunk headers and changes (any line whose first byte is ``+`` or ``-``, so a
-    bare ``-`` blank-line change and a deleted ``----`` rule count)."""
-    return line[:1] in ("+", "-") or line.startswith(_HEADER_PREFIXES)
+    bare ``-`` blank-line change and a deleted ``----`` rule count), and the lines of
+    ``diff -r`` output: ``Only in …`` entries are the directory diff's changes."""
+    return (
+        line[:1] in ("+", "-")
+        or line.startswith(_HEADER_PREFIXES)
+        or line.startswith(_DIR_PREFIXES)
+        or _NORMAL_HUNK.fullmatch(line) is not None
+    )
 
 
 class DiffCompressor(Compressor):

@@ -16,6 +16,14 @@ AUTO_TYPES = ("json", "terminal", "diff", "html", "tabular", "code", "log", "sea
 
 _CSI = re.compile(rb"\x1b\[[0-9;?]*[\x20-\x2f]*[\x40-\x7e]")
 _DIFF_LINE = re.compile(rb"^(?:diff --git |@@ |--- |\+\+\+ |[+-](?:[^+\-]|\n))", re.M)
+# ``diff -r`` / plain ``diff`` output: per-file headers, ``Only in`` and binary notes, normal-format
+# hunk headers (``4a5``, ``12,14c13``) and ``<`` / ``>`` change lines.
+_DIR_DIFF_HEAD = re.compile(rb"^(?:diff -[A-Za-z]+ \S|Only in [^\n]+: |Binary files [^\n]+ differ$)", re.M)
+_NORMAL_DIFF_LINE = re.compile(
+    rb"^(?:diff -[A-Za-z]+ \S|Only in [^\n]+: |Binary files |Files [^\n]+ differ$|Common subdirectories: "
+    rb"|\d+(?:,\d+)?[acd]\d+(?:,\d+)?\r?$|[<>] |[<>]\r?$|---\r?$)",
+    re.M,
+)
 _CODE_STRUCT_PREFIXES = (b"import ", b"export ", b"package ", b"func ", b"def ", b"const ", b"#include", b"#!", b"//", b"/*")
 _CODE_STRUCT_INNER = (b"\nimport ", b"\nexport ", b"\npackage ", b"\nfunc ", b"\ndef ", b"\nclass ", b"\nconst ")
 _HTML_TAGS = (b"<body", b"<article", b"<main", b"<div", b"<p>", b"<p ")
@@ -27,7 +35,19 @@ _SYMBOLS = re.compile(rb"=>|::|->|\)\{|\) \{|;\n|\A[\t\n\f\r ]*(?:#include|from 
 _LOG_LINE = re.compile(
     rb"(?i)\b(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|PANIC)\b|^[\t\n\f\r ]*\[[A-Za-z]+\]"
     rb"|\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}|\b\d{2}:\d{2}:\d{2}\b"
+    # test runners: unittest -v ``name (mod.Class.name) ... ok``, pytest -v ``PASSED [ 40%]``,
+    # tracebacks in any of them
+    rb"|(?-i: \.\.\. (?:ok|FAIL|ERROR|skipped|expected failure|unexpected success)\b)"
+    rb"|(?-i:\b(?:PASSED|FAILED|SKIPPED|XFAIL|XPASS)\b)|\[ *\d{1,3}%\]"
+    rb"|^[\t ]*File \"[^\"\n]+\", line \d+|^Traceback \(most recent call last\)"
+    # build / package-manager progress: a line that opens on a verb in -ing (``Collecting``,
+    # ``Setting up``, ``Unpacking``, ``  running build_py``, ``Compiling``)
+    rb"|^[\t ]*(?!(?:during|nothing|something|anything|everything|string|spring|bring|thing|king"
+    rb"|ring|sing|morning|evening|being|having)\b)[A-Za-z][a-z]{2,}ing\b"
 )
+# a search hit or a compiler diagnostic: ``path:line:`` with a path-like head (not a timestamp)
+_HIT_LINE = re.compile(rb"(?!\d{4}-\d\d-\d\d[ T]\d|\d\d:\d\d)[./~A-Za-z0-9_-][^:\s]{0,240}:\d+(?::\d+)?[:-]")
+_DIAGNOSTIC = re.compile(rb":\d+(?::\d+)?: (?:fatal error|error|warning|note)\b|^\s")
 _SEARCH_LINE = re.compile(rb"[./~A-Za-z0-9_-][^:\n]{0,240}:\d+(?::\d+)?:|https?://\S")
 
 
@@ -47,6 +67,8 @@ def detect(data: bytes) -> str:
         return "html"
     if _looks_tabular(body):
         return "tabular"
+    if is_hit_list(body):
+        return "search-result"
     if is_code(body, trimmed):
         return "code"
     if is_log(body):
@@ -61,10 +83,34 @@ def detect(data: bytes) -> str:
 def is_terminal(data: bytes) -> bool:
     if b"\x1b[" in data and _CSI.search(data):
         return True
-    return data.count(b"\r") - data.count(b"\r\n") >= 3
+    if data.count(b"\r") - data.count(b"\r\n") < 3:
+        return False
+    # carriage-return progress (``(Reading database ... 45%``) inside an otherwise line-wise log,
+    # as apt and dpkg write it, is a log: the log reader keeps its lines and errors
+    return not _progress_log(data)
+
+
+def _progress_log(data: bytes) -> bool:
+    """Bare-``\\r`` overwrites on at most a quarter of the lines, and the lines as they end up on
+    screen (the text after each line's last ``\\r``) vote as a log."""
+    lines = data.split(b"\n")
+    overwritten = 0
+    shown = []
+    for line in lines:
+        body = line[:-1] if line.endswith(b"\r") else line
+        cut = body.rfind(b"\r")
+        if cut >= 0:
+            overwritten += 1
+            body = body[cut + 1 :]
+        shown.append(body)
+    if overwritten * 4 > len(lines):
+        return False
+    return is_log(b"\n".join(shown))
 
 
 def is_diff(data: bytes) -> bool:
+    if _DIR_DIFF_HEAD.search(data) and _is_normal_diff(data):
+        return True
     if not (b"\n@@ " in data or b"diff --git " in data or (b"\n--- " in data and b"\n+++ " in data)):
         return False
     count = 0
@@ -73,6 +119,13 @@ def is_diff(data: bytes) -> bool:
         if count >= 4:
             return True
     return False
+
+
+def _is_normal_diff(data: bytes) -> bool:
+    """``diff -r`` / normal-format output: nearly every line is a diff header or change line."""
+    lines = data.count(b"\n") + 1
+    hits = sum(1 for _ in _NORMAL_DIFF_LINE.finditer(data))
+    return hits >= 4 and hits * 10 >= lines * 9
 
 
 def has_code_structure(data: bytes, trimmed: bytes) -> bool:
@@ -130,6 +183,26 @@ def is_log(data: bytes) -> bool:
 
 def is_search_result(data: bytes) -> bool:
     return _lines_vote(data, _SEARCH_LINE.match, min_lines=6, min_hits=4, share_den=3)
+
+
+def is_hit_list(data: bytes) -> bool:
+    """grep -rn / rg output, checked before code (the hits quote code): two thirds of the lines
+    are ``path:line:`` hits and at most a tenth look like compiler diagnostics or indented
+    continuation lines (those are build output, read as logs)."""
+    lines = data.split(b"\n")
+    if lines and not lines[-1]:
+        lines.pop()
+    if len(lines) < 6:
+        return False
+    hits = diag = 0
+    for line in lines:
+        if _HIT_LINE.match(line):
+            hits += 1
+            if _DIAGNOSTIC.search(line):
+                diag += 1
+        elif line[:1] in (b" ", b"\t"):
+            diag += 1
+    return hits * 3 >= len(lines) * 2 and diag * 10 <= len(lines)
 
 
 def _lines_vote(data: bytes, hit, *, min_lines: int, min_hits: int, share_den: int) -> bool:

@@ -14,11 +14,15 @@ _BLOCK_SCALAR = re.compile(r":[ \t]*[|>][0-9+-]?[ \t]*(#.*)?$")
 # A TOML/INI section header: ``[name]`` or a TOML array-of-tables ``[[name]]``, optional trailing
 # comment. Group "name" is the header's name. Shared by detection and the config compressor.
 SECTION_HEADER = re.compile(
-    r"[\t\n\f\r ]*\[(\[)?(?P<name>[A-Za-z0-9_.:\"' -]+)\](?(1)\])[\t\n\f\r ]*(?:[#;].*)?", re.A
+    r"[\t\n\f\r ]*\[(\[)?(?P<name>(?:[A-Za-z0-9_.: -]|\"[^\"\n]*\"|'[^'\n]*')+)\](?(1)\])[\t\n\f\r ]*(?:[#;].*)?",
+    re.A,
 )
 _SECTION = SECTION_HEADER
 _ASSIGN = re.compile(r"[A-Za-z0-9_.-]+[ \t]*=[ \t]*\S.*")
 _YAML_KEY = re.compile(r"(- )?[A-Za-z0-9_.-]+[ \t]*:.*")
+# a commented-out setting (``#DSHELL=/bin/bash``, ``# port = 8080``, ``;[section]``)
+_COMMENTED_SETTING = re.compile(r"[#;]+[ \t]*(?:[A-Za-z0-9_.-]+[ \t]*=[ \t]*\S.*|\[[^\]\n]+\][ \t]*)")
+_FLAT_FIELD = re.compile(r"[A-Za-z][A-Za-z0-9_-]*:[ \t]+\S.*")
 
 
 @dataclass
@@ -37,12 +41,16 @@ def classify(data: bytes) -> ConfigShape | None:
     text = utf8_text(data)
     if text is None or not trim_space(text):
         return None
-    keys = assigns = sections = prose = 0
+    keys = assigns = sections = prose = commented = flat = 0
     block_scalar = False
     for raw in text.split("\n"):
         line = trim_space(raw)
         if not line or line[0] in "#;":
+            if line and _COMMENTED_SETTING.fullmatch(line):
+                commented += 1
             continue
+        if _FLAT_FIELD.fullmatch(raw):
+            flat += 1
         if _BLOCK_SCALAR.search(line):
             block_scalar = True
         if _SECTION.fullmatch(line):
@@ -56,14 +64,42 @@ def classify(data: bytes) -> ConfigShape | None:
         else:
             prose += 1
     significant = keys + assigns + sections + prose
-    if significant == 0:
-        return None
+    if significant == 0 or (significant <= 2 and prose == 0):
+        # a shipped default file: every setting commented out (``/etc/adduser.conf``)
+        return ConfigShape("ini", keys, assigns, sections, prose) if commented >= 6 else None
     if sections >= 2 and assigns >= 4 and prose == 0 and '"""' not in text and "'''" not in text:
         return ConfigShape("ini", keys, assigns, sections, prose)
     if keys >= 6 and keys * 2 >= significant and prose * 4 <= significant and not block_scalar:
         if _yaml_parses(text):
             return ConfigShape("yaml", keys, assigns, sections, prose)
+    if prose == 0 and '"""' not in text and "'''" not in text:
+        # sectionless ``KEY=value`` files (env files, ``/etc/*.conf``), and flat ``Field: value``
+        # stanzas that are not YAML (debconf, RFC 822 control files repeat their field names)
+        if assigns >= 8 and keys == 0:
+            return ConfigShape("ini", keys, assigns, sections, prose)
+        if flat >= 8 and flat == keys and sections == 0 and assigns == 0 and not block_scalar and _stanzas(text):
+            return ConfigShape("ini", keys, assigns, sections, prose)
     return None
+
+
+def _stanzas(text: str) -> bool:
+    """Two or more blank-line-separated ``Field: value`` stanzas, each naming a field once, that
+    share their field names (a key repeated inside one block is a broken YAML map, not this)."""
+    blocks: list[set[str]] = [set()]
+    for raw in text.split("\n"):
+        line = trim_space(raw)
+        if not line:
+            if blocks[-1]:
+                blocks.append(set())
+            continue
+        if line[0] in "#;":
+            continue
+        name = line.split(":", 1)[0]
+        if name in blocks[-1]:
+            return False
+        blocks[-1].add(name)
+    blocks = [b for b in blocks if b]
+    return len(blocks) >= 2 and len(set.union(*blocks)) < sum(len(b) for b in blocks)
 
 
 def _yaml_parses(text: str) -> bool:
