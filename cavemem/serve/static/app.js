@@ -37,8 +37,10 @@
 
   // -- why a hit matched: the query's words found in it (prefix match, 3+ letters) --------------
   function words(text) { return (text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) || []); }
+  const STOP = new Set(["the", "and", "for", "are", "was", "with", "where", "what", "when", "who", "how", "why", "which",
+    "does", "did", "this", "that", "from", "into", "our", "you", "your", "its", "has", "have"]);
   function highlight(text, query) {
-    const terms = words(query).filter((w) => w.length >= 3).map((w) => w.slice(0, Math.max(3, w.length - 2)));
+    const terms = words(query).filter((w) => w.length >= 3 && !STOP.has(w)).map((w) => w.slice(0, Math.max(3, w.length - 2)));
     const matched = new Set();
     const out = el("span", {});
     for (const part of text.split(/([\p{L}\p{N}_]+)/u)) {
