@@ -256,3 +256,18 @@ def test_non_loopback_host_names_are_explicit(memory, monkeypatch):
         assert c.get("/api/v1/stats", headers=AUTH).status_code == 200
         assert c.get("/api/v1/stats", headers={**AUTH, "Host": "other.lan:8080"}).status_code == 400
         assert c.get("/api/v1/stats", headers={**AUTH, "Origin": "http://mem.lan:8080"}).status_code == 200
+
+
+def test_cli_refuses_non_loopback_without_token(cave_home):
+    import subprocess
+
+    from conftest import cli_argv
+
+    env = {k: v for k, v in os.environ.items() if k != security.TOKEN_ENV}
+    r = subprocess.run([*cli_argv(), "serve", "--host", "0.0.0.0", "--port", "37779"], capture_output=True, text=True,
+                       env=env, timeout=60)
+    assert r.returncode == 2 and r.stdout == ""
+    err = json.loads(r.stderr.strip().splitlines()[-1])
+    assert err["error"] == "cave_invalid_arguments" and "CAVEMEM_SERVE_TOKEN" in err["message"]
+    bad_port = subprocess.run([*cli_argv(), "serve", "--port", "70000"], capture_output=True, text=True, env=env, timeout=60)
+    assert bad_port.returncode == 2 and json.loads(bad_port.stderr)["error"] == "cave_invalid_arguments"
