@@ -25,6 +25,12 @@ _CONTAINERS = frozenset({"div", "article", "main", "section", "td", "body"})
 _BLOCK = frozenset(
     {"p", "div", "br", "li", "ul", "ol", "pre", "blockquote", "section", "article", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "table", "hr"}
 )
+# Phrasing elements sit inside a text run: rendering them with no separator keeps the run's
+# characters exactly (``<code>-h</code>/<code>--help</code>`` stays ``-h/--help``, not ``-h / --help``).
+_INLINE = frozenset(
+    {"a", "abbr", "b", "bdi", "bdo", "big", "cite", "code", "data", "del", "dfn", "em", "font", "i", "ins", "kbd",
+     "label", "mark", "q", "s", "samp", "small", "span", "strike", "strong", "sub", "sup", "time", "tt", "u", "var", "wbr"}
+)
 _POSITIVE = re.compile(r"article|body|content|entry|main|page|post|story|text|blog", re.I | re.A)
 _NEGATIVE = re.compile(
     r"comment|nav|sidebar|footer|header|menu|promo|banner|ad-|share|social|related|breadcrumb|cookie|popup|modal|widget",
@@ -231,9 +237,10 @@ def _render_text(node: Element) -> str:
             parts.append(f"\n\x00PRE{len(pres)}\x00\n")
             pres.append(_descendant_text(cur).strip("\n"))
         else:
-            sep = "\n" if cur.tag in _BLOCK else " "
-            parts.append(sep)
-            stack.append((sep,))
+            sep = "\n" if cur.tag in _BLOCK else "" if cur.tag in _INLINE else " "
+            if sep:
+                parts.append(sep)
+                stack.append((sep,))
             stack.extend(reversed(cur.children))
     lines = [trim_space(_HSPACE.sub(" ", line)) for line in "".join(parts).split("\n")]
     text = trim_space(_NEWLINE_RUNS.sub("\n\n", "\n".join(lines)))
