@@ -16,8 +16,10 @@ import math
 import re
 from collections.abc import Callable
 
+from .secret_rules import Lazy
+
 # (kind, regex, value check, lower-case guards); the secret is group ``v`` (or ``v2``)
-Rule = tuple[str, "re.Pattern[str]", Callable[[re.Match], bool], tuple[str, ...]]
+Rule = tuple[str, Lazy, Callable[[re.Match], bool], tuple[str, ...]]
 
 _WORDS = (
     r"pass(?:word|wd|phrase)?|pwd|secret|secrets|client[_-]?secret|secret[_-]?key|api[_-]?key|apikey"
@@ -166,23 +168,23 @@ _VAL = r"(?P<v>[^\s\"'`,;]{1,512}+)"
 _FILL = r"(?:[ \t]{1,3}+(?!(?:is|was|are|to|as)\b)[A-Za-z][\w-]{0,23}+){0,5}?"  # possessive: no re-splitting
 
 RULES: list[Rule] = [
-    ("aws_secret_access_key", re.compile(r"(?i)aws.{0,20}?(?:secret|private).{0,20}?[\"']?\s{0,5}[:=]\s{0,5}[\"']?(?P<v>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])"), lambda m: True, ("aws",)),
-    ("url_password", re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^\s:/@\"'<>]{0,256}:(?P<v>[^\s@\"'<>]{1,256})@(?=[A-Za-z0-9\[])"), _url_password, ("://",)),
-    ("basic_auth", re.compile(r"(?i)\bauthorization\s{0,5}[:=]\s{0,5}[\"']?basic\s{1,5}(?P<v>[A-Za-z0-9+/]{8,1024}={0,2})"), lambda m: True, ("basic",)),
-    ("bearer_token", re.compile(r"(?i)\bbearer\s{1,5}(?P<v>[A-Za-z0-9._~+/-]{16,4096}=*)"), _bearer, ("bearer",)),
-    ("cli_credential", re.compile(r"(?<![\w-])(?:-u|--user)(?:\s{1,5}|=)[\"']?(?P<v>[^\s:\"']{1,256}:[^\s\"']{1,256})"), _not_placeholder, ("-u", "--user")),
-    ("cli_credential", re.compile(r"(?i)\b(?:docker|podman|nerdctl|buildah|skopeo|helm)\s{1,5}(?:registry\s{1,5})?login\b[^\n]{0,200}?\s(?:-p|--password)(?:\s{1,5}|=)[\"']?(?P<v>[^\s\"']{1,512})"), _not_placeholder, ("login",)),
-    ("cli_credential", re.compile(r"\b(?:mysql|mysqldump|mariadb|mysqladmin)\b[^\n]{0,200}?\s-p(?P<v>[^\s\"']{1,256})"), _not_placeholder, ("mysql", "mariadb")),
-    ("cli_credential", re.compile(r"\bsshpass\s{1,5}-p\s{0,5}[\"']?(?P<v>[^\s\"']{1,256})"), _not_placeholder, ("sshpass",)),
-    ("cli_credential", re.compile(r"(?i)(?<![\w-])--(?:password|passwd|pass|token|api-key|apikey|secret|client-secret|auth-token|access-token)(?:\s{1,5}|=)[\"']?(?P<v>[^\s\"']{1,512})"),
+    ("aws_secret_access_key", Lazy(r"(?i)aws.{0,20}?(?:secret|private).{0,20}?[\"']?\s{0,5}[:=]\s{0,5}[\"']?(?P<v>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])"), lambda m: True, ("aws",)),
+    ("url_password", Lazy(r"\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^\s:/@\"'<>]{0,256}:(?P<v>[^\s@\"'<>]{1,256})@(?=[A-Za-z0-9\[])"), _url_password, ("://",)),
+    ("basic_auth", Lazy(r"(?i)\bauthorization\s{0,5}[:=]\s{0,5}[\"']?basic\s{1,5}(?P<v>[A-Za-z0-9+/]{8,1024}={0,2})"), lambda m: True, ("basic",)),
+    ("bearer_token", Lazy(r"(?i)\bbearer\s{1,5}(?P<v>[A-Za-z0-9._~+/-]{16,4096}=*)"), _bearer, ("bearer",)),
+    ("cli_credential", Lazy(r"(?<![\w-])(?:-u|--user)(?:\s{1,5}|=)[\"']?(?P<v>[^\s:\"']{1,256}:[^\s\"']{1,256})"), _not_placeholder, ("-u", "--user")),
+    ("cli_credential", Lazy(r"(?i)\b(?:docker|podman|nerdctl|buildah|skopeo|helm)\s{1,5}(?:registry\s{1,5})?login\b[^\n]{0,200}?\s(?:-p|--password)(?:\s{1,5}|=)[\"']?(?P<v>[^\s\"']{1,512})"), _not_placeholder, ("login",)),
+    ("cli_credential", Lazy(r"\b(?:mysql|mysqldump|mariadb|mysqladmin)\b[^\n]{0,200}?\s-p(?P<v>[^\s\"']{1,256})"), _not_placeholder, ("mysql", "mariadb")),
+    ("cli_credential", Lazy(r"\bsshpass\s{1,5}-p\s{0,5}[\"']?(?P<v>[^\s\"']{1,256})"), _not_placeholder, ("sshpass",)),
+    ("cli_credential", Lazy(r"(?i)(?<![\w-])--(?:password|passwd|pass|token|api-key|apikey|secret|client-secret|auth-token|access-token)(?:\s{1,5}|=)[\"']?(?P<v>[^\s\"']{1,512})"),
      lambda m: _not_placeholder(m) and not m.group("v").startswith("-"), ("--",)),
     # KEY = value, KEY: value, "KEY": "value" (config files, env files, code)
-    ("password", re.compile(r"(?P<bol>^[ \t]{0,40}[-]?[ \t]{0,4})?" + _KEY + r"[\"']?(?P<op>\s{0,5}(?::=|=>|[:=])\s{0,5})(?:" + _Q + r"(?P<v>[^\"'`\r\n]{1,512})[\"'`]|(?P<v2>[^\s\"'`,;]{1,512}))", re.M), _assign_value, HINTS),
-    ("password", re.compile(r"(?i)<[\w.:-]{0,40}?(?:password|passwd|secret|token|api[_-]?key)[\w.-]{0,20}>(?P<v>[^<\r\n]{1,512})</"), _not_placeholder, HINTS),
+    ("password", Lazy(r"(?P<bol>^[ \t]{0,40}[-]?[ \t]{0,4})?" + _KEY + r"[\"']?(?P<op>\s{0,5}(?::=|=>|[:=])\s{0,5})(?:" + _Q + r"(?P<v>[^\"'`\r\n]{1,512})[\"'`]|(?P<v2>[^\s\"'`,;]{1,512}))", re.M), _assign_value, HINTS),
+    ("password", Lazy(r"(?i)<[\w.:-]{0,40}?(?:password|passwd|secret|token|api[_-]?key)[\w.-]{0,20}>(?P<v>[^<\r\n]{1,512})</"), _not_placeholder, HINTS),
     # the word, a few words, a link ("is", "was", "to", ":") and the value: a password in a sentence
-    ("password", re.compile(_KEY + _FILL + r"(?:[ \t]{1,3}+(?:is|was|are|to|as)|[ \t]{0,3}+:)\s{1,3}+[\"'`]?" + _VAL), _prose_value, HINTS),
-    ("password", re.compile(_KEY + r"\s{1,3}[\"'`]?" + _VAL), _strong, HINTS),
+    ("password", Lazy(_KEY + _FILL + r"(?:[ \t]{1,3}+(?:is|was|are|to|as)|[ \t]{0,3}+:)\s{1,3}+[\"'`]?" + _VAL), _prose_value, HINTS),
+    ("password", Lazy(_KEY + r"\s{1,3}[\"'`]?" + _VAL), _strong, HINTS),
     # a long random string after a secret word ("the API key 3f9c…", "token: 9Xk…")
-    ("high_entropy_secret", re.compile(r"(?i:(?<![A-Za-z0-9])(?:keys?|secrets?|tokens?|credentials?|apikey|passwords?)(?P<suffix>))" + _FILL + r"(?:[ \t]{1,3}+(?:is|was|are|to|as))?[\s:=]{1,5}+[\"'`]?(?P<v>[A-Za-z0-9+/_.=-]{20,512}+)"), _high_entropy, HINTS),
+    ("high_entropy_secret", Lazy(r"(?i:(?<![A-Za-z0-9])(?:keys?|secrets?|tokens?|credentials?|apikey|passwords?)(?P<suffix>))" + _FILL + r"(?:[ \t]{1,3}+(?:is|was|are|to|as))?[\s:=]{1,5}+[\"'`]?(?P<v>[A-Za-z0-9+/_.=-]{20,512}+)"), _high_entropy, HINTS),
 ]
 
