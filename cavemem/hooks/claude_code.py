@@ -181,8 +181,13 @@ def user_prompt(memory, event: dict) -> dict | None:
 
 # -- stop -------------------------------------------------------------------------------------------
 
-_FENCE = re.compile(r"^(`{3,}|~{3,})[^\n]*\n.*?^\1[ \t]*$", re.M | re.S)
-_REMEMBER = re.compile(r"<remember((?:\s+[a-z]+\s*=\s*\"[^\"\n]{0,200}\")*)\s*>(.*?)</remember\s*>", re.I | re.S)
+# Hook input is hostile: every parser here is linear-time (issue 15 item 3). Fences and
+# <remember> blocks are found by scanning once with str.find / per-line checks; the regexes
+# left run only on bounded pieces (one line, one opening tag).
+_FENCE_OPEN = re.compile(r"(`{3,}|~{3,})")
+_REMEMBER_HEAD = re.compile(r"((?:\s+[a-z]+\s*=\s*\"[^\"\n]{0,200}\")*)\s*", re.I)
+_REMEMBER_CLOSE = re.compile(r"</remember\s*>", re.I)
+MAX_TAG_CHARS = 4096
 _ATTR = re.compile(r"([a-z]+)\s*=\s*\"([^\"\n]{0,200})\"", re.I)
 _PROMPT_LEAD = re.compile(
     r"^\s*(?:please\s+)?(?:remember\s*:|remember\s+(?:that\s+)?(?=\S)|note\s+to\s+self\s*:)\s*", re.I
@@ -233,6 +238,61 @@ def last_turn(transcript_path) -> tuple[str, str]:
     return user, "\n".join(assistant)
 
 
+def strip_fences(text: str) -> str:
+    """Remove fenced code blocks, CommonMark style: a line starting with 3+ backticks or tildes
+    opens one; a line of the same character, at least as long, plus spaces closes it; an
+    unclosed fence runs to the end. The newline after a closing line stays. One pass."""
+    if "```" not in text and "~~~" not in text:
+        return text
+    out: list[str] = []
+    fence = ""
+    for line in text.split("\n"):
+        if fence:
+            bare = line.rstrip(" \t")
+            if bare.startswith(fence) and bare.strip(fence[0]) == "":
+                fence = ""
+                out.append("")
+            continue
+        m = _FENCE_OPEN.match(line)
+        if m:
+            fence = m.group(1)
+            continue
+        out.append(line)
+    if fence:
+        out.append("")
+    return "\n".join(out)
+
+
+def remember_blocks(body: str) -> list[tuple[str, str]]:
+    """``[(attributes, inner text)]`` of each ``<remember …>…</remember>`` in ``body``, first
+    closing tag wins. Linear: closing tags are listed once, each opening tag is checked on at
+    most MAX_TAG_CHARS characters."""
+    import bisect
+
+    closes = [(m.start(), m.end()) for m in _REMEMBER_CLOSE.finditer(body)]
+    if not closes:
+        return []
+    starts = [c[0] for c in closes]
+    low = body.lower()
+    out: list[tuple[str, str]] = []
+    pos = 0
+    while len(out) < MAX_REMEMBER * 4:
+        i = low.find("<remember", pos)
+        if i < 0:
+            break
+        gt = body.find(">", i + 9, i + 9 + MAX_TAG_CHARS)
+        head = _REMEMBER_HEAD.fullmatch(body, i + 9, gt) if gt >= 0 else None
+        k = bisect.bisect_left(starts, gt + 1) if head else len(starts)
+        if k == len(starts):
+            if head:
+                break  # no closing tag after this one: none after any later one either
+            pos = i + 9
+            continue
+        out.append((head.group(1) or "", body[gt + 1 : starts[k]]))
+        pos = closes[k][1]
+    return out
+
+
 def remember_requests(event: dict) -> list[dict]:
     """What this turn explicitly asked to remember: ``[{"text", "kind", "topic"?}]``."""
     user, assistant = last_turn(event.get("transcript_path"))
@@ -240,10 +300,10 @@ def remember_requests(event: dict) -> list[dict]:
     if isinstance(last, str) and last.strip():
         assistant = last
     found: list[dict] = []
-    body = _FENCE.sub("", assistant or "")
-    for m in _REMEMBER.finditer(body):
-        attrs = {k.lower(): v for k, v in _ATTR.findall(m.group(1) or "")}
-        item = {"text": m.group(2).strip(), "kind": attrs.get("kind", "").lower() if attrs.get("kind", "").lower() in KINDS else "note"}
+    body = strip_fences(assistant or "")
+    for head, inner in remember_blocks(body):
+        attrs = {k.lower(): v for k, v in _ATTR.findall(head)}
+        item = {"text": inner.strip(), "kind": attrs.get("kind", "").lower() if attrs.get("kind", "").lower() in KINDS else "note"}
         if attrs.get("topic"):
             item["topic"] = attrs["topic"].strip()
         found.append(item)

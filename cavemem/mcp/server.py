@@ -12,10 +12,14 @@ Client configuration: ``{"mcpServers": {"cavemem": {"command": "cavemem", "args"
 
 from __future__ import annotations
 
+import io
+import json
+import os
+
 from ..cli.args import Command
 from ..cli.args import command as cli_command
 from ..errors import CaveError
-from .tools import SPECS, Tools
+from .tools import INVALID_MARK, SPECS, Tools, argument_problem
 
 SERVER_NAME = "cavemem"
 INSTRUCTIONS = (
@@ -88,9 +92,85 @@ def command(opts: dict) -> int:
     tools = Tools()
     server = build_server(tools)
     try:
-        server.run("stdio")
+        run_stdio(server)
     except KeyboardInterrupt:
         pass
     finally:
         tools.close()
     return 0
+
+
+# -- stdio with a defusing filter -----------------------------------------------------------------
+# The SDK drops (never answers) a request its parser rejects: a lone surrogate in a string, an
+# integer past Python's 4,300-digit limit. Every request must get an answer (issue 15 item 9),
+# so each line is read first with a tolerant parser; a tools/call whose arguments cannot be
+# handled has them replaced by a marker that Tools answers with cave_invalid_arguments.
+
+
+class _BigInt(int):
+    """An integer literal too long for int(): kept as a flag, never converted."""
+
+
+def _parse_int(text: str) -> int:
+    return _BigInt(0) if len(text.lstrip("-")) > 30 else int(text)
+
+
+def _has_big(value, depth: int = 0) -> bool:
+    if isinstance(value, _BigInt):
+        return True
+    if depth > 32:
+        return False
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+    return any(_has_big(v, depth + 1) for v in items)
+
+
+def defuse_line(line: str) -> str:
+    """The JSON-RPC line to hand the SDK: unchanged unless it is a tools/call with bad arguments."""
+    if len(line) > 64 * 1024 * 1024:
+        return line
+    try:
+        msg = json.loads(line, parse_int=_parse_int)
+    except ValueError:
+        return line  # not JSON: the SDK answers that itself
+    if not isinstance(msg, dict) or msg.get("method") != "tools/call" or not isinstance(msg.get("params"), dict):
+        return line
+    args = msg["params"].get("arguments")
+    why = "an integer argument is too large" if _has_big(args) else argument_problem(args) if args is not None else None
+    ident = msg.get("id")
+    if not why or isinstance(ident, _BigInt) or argument_problem(ident):
+        return line
+    name = msg["params"].get("name")
+    safe = {"jsonrpc": "2.0", "id": ident, "method": "tools/call",
+            "params": {"name": name if isinstance(name, str) and not argument_problem(name) else "", "arguments": {INVALID_MARK: why}}}
+    return json.dumps(safe) + "\n"
+
+
+class _Defused:
+    """An async line iterator over the SDK's stdin wrapper that passes each line through defuse_line."""
+
+    def __init__(self, inner):
+        self.inner = inner
+
+    def __aiter__(self):
+        return self._lines()
+
+    async def _lines(self):
+        async for line in self.inner:
+            yield defuse_line(line)
+
+
+def run_stdio(server) -> None:
+    """``server.run("stdio")`` with :func:`defuse_line` in front of the SDK's parser."""
+    import sys
+
+    import anyio
+    from mcp.server.stdio import stdio_server
+
+    async def main() -> None:
+        # the SDK's own wrapper (errors="replace": invalid UTF-8 bytes cannot stall it either)
+        stdin = anyio.wrap_file(io.TextIOWrapper(os.fdopen(os.dup(sys.stdin.fileno()), "rb", buffering=0), encoding="utf-8", errors="replace"))
+        async with stdio_server(stdin=_Defused(stdin)) as (read_stream, write_stream):
+            low = server._lowlevel_server
+            await low.run(read_stream, write_stream, low.create_initialization_options())
+
+    anyio.run(main)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import base64
 import json
+import math
 import threading
 from dataclasses import dataclass, field
 
@@ -199,9 +200,44 @@ def _opt_int(args: dict, key: str, verb: str, message: str | None = None) -> int
     value = args.get(key)
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value) or value < 0:
+    bad = isinstance(value, bool) or not isinstance(value, (int, float))
+    if not bad and isinstance(value, float):
+        bad = not math.isfinite(value) or value != int(value)  # NaN / Infinity are not counts
+    if bad or value < 0 or value > MAX_INT_ARG:
         raise ToolFailure("cave_invalid_arguments", message or f"{verb}: {key} must be a non-negative integer")
     return int(value)
+
+
+MAX_INT_ARG = 2**53  # beyond any count a tool takes; keeps huge integers out of SQLite and str()
+INVALID_MARK = "__cavemem_invalid_arguments__"  # set by the stdio filter (server.py) for lines it had to defuse
+
+
+def argument_problem(value, depth: int = 0) -> str | None:
+    """Why ``value`` (a tool's arguments) cannot be handled, or None: a lone surrogate (cannot
+    be UTF-8 on the wire or in the store), a non-finite or oversized number, or nesting past 32."""
+    if depth > 32:
+        return "arguments are nested too deeply"
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return "a string argument contains a lone surrogate (not valid Unicode text)"
+        return None
+    if isinstance(value, float) and not math.isfinite(value):
+        return "a number argument is NaN or infinite"
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**30:
+        return "an integer argument is too large"
+    if isinstance(value, dict):
+        items = [*value.keys(), *value.values()]
+    elif isinstance(value, (list, tuple)):
+        items = value
+    else:
+        return None
+    for item in items:
+        why = argument_problem(item, depth + 1)
+        if why:
+            return why
+    return None
 
 
 def _required_id(args: dict, verb: str) -> str:
@@ -269,6 +305,9 @@ class Tools:
         handler = getattr(self, "_" + name.removeprefix("cavemem_"), None) if name in SPEC_BY_NAME else None
         if handler is None:
             return True, _json({"error": "cave_unknown_tool", "message": f"unknown tool: {name}"})
+        why = args.get(INVALID_MARK) if isinstance(args.get(INVALID_MARK), str) else argument_problem(args)
+        if why:
+            return True, _json({"error": "cave_invalid_arguments", "message": f"{name.removeprefix('cavemem_')}: {why}"})
         try:
             with self._lock:
                 payload = handler(args)
@@ -279,7 +318,11 @@ class Tools:
         except Exception as exc:  # noqa: BLE001 - a bug must not take the server down
             return True, _json({"error": "cave_tool_panicked", "message": f"{name}: {type(exc).__name__}: {exc}"})
         text = _json(payload)
-        if len(text.encode("utf-8", "surrogatepass")) > MAX_RESULT_BYTES:
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:  # stored text with a lone surrogate: the wire needs valid UTF-8
+            text = text.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+        if len(text.encode("utf-8")) > MAX_RESULT_BYTES:
             return True, _json({"error": "cave_payload_too_large", "message": f"{name}: result exceeds {MAX_RESULT_BYTES} bytes"})
         return False, text
 

@@ -76,6 +76,18 @@ def _str_list(obj: dict, key: str) -> tuple[str, ...]:
     return tuple(value)
 
 
+def _check_unicode(obj: dict) -> None:
+    """A lone surrogate (``"\\ud800"`` is valid JSON) cannot be stored as UTF-8; say so for the
+    line instead of failing the batch it is in (issue 15 item 2)."""
+    for key, value in obj.items():
+        for v in (value if isinstance(value, list) else [value]):
+            if isinstance(v, str):
+                try:
+                    v.encode("utf-8")
+                except UnicodeEncodeError:
+                    raise BadLine("cave_invalid_input", f"{key} contains a lone surrogate (not valid Unicode text)") from None
+
+
 def parse_line(raw: str, *, redact: bool, now: str, report: ImportReport) -> MemoryRecord:
     """One JSONL line → a record ready to insert (raises :class:`BadLine`)."""
     try:
@@ -97,8 +109,9 @@ def parse_line(raw: str, *, redact: bool, now: str, report: ImportReport) -> Mem
     kind = _str_or_none(obj, "kind")
     if kind is not None and kind not in KINDS:
         raise BadLine("cave_invalid_input", f"kind must be one of {', '.join(KINDS)}")
+    _check_unicode(obj)
     seen = obj.get("seen_count", 1)
-    if not isinstance(seen, int) or isinstance(seen, bool) or seen < 1:
+    if not isinstance(seen, int) or isinstance(seen, bool) or seen < 1 or seen >= 2**63:
         raise BadLine("cave_invalid_input", "seen_count must be a positive integer")
     created = _str_or_none(obj, "created_at") or now
     try:
@@ -141,22 +154,19 @@ def import_lines(
     progress: Callable[[ImportReport], None] | None = None,
 ) -> ImportReport:
     report = ImportReport()
-    batch: list[MemoryRecord] = []
+    batch: list[tuple[int, MemoryRecord]] = []
 
-    def flush() -> None:
-        if not batch:
-            return
-
+    def txn_for(rows: list[tuple[int, MemoryRecord]]):
         def txn(conn):
             present: set[str] = set()
-            wanted = list({rec.id for rec in batch})
+            wanted = list({rec.id for _, rec in rows})
             for i in range(0, len(wanted), 500):
                 chunk = wanted[i : i + 500]
                 present.update(r[0] for r in conn.execute(
                     f"SELECT id FROM memories WHERE id IN ({','.join('?' * len(chunk))})", chunk))
             items = []
             dups = 0
-            for rec in batch:
+            for _, rec in rows:
                 if rec.id in present:
                     dups += 1
                     continue
@@ -166,7 +176,24 @@ def import_lines(
             bump_corpus(conn, len(items), sum(len(t) for _, t in items))
             return len(items), dups
 
-        docs, dups = store.write(txn, "import")
+        return txn
+
+    def flush() -> None:
+        if not batch:
+            return
+        try:
+            docs, dups = store.write(txn_for(batch), "import")
+        except (ValueError, OverflowError, TypeError):  # a value SQLite refuses: find its line, keep the rest
+            docs = dups = 0
+            for number, rec in batch:
+                try:
+                    d, u = store.write(txn_for([(number, rec)]), "import")
+                except (ValueError, OverflowError, TypeError) as exc:
+                    report.errors.append({"line": number, "error": "cave_invalid_input", "message": f"cannot store: {exc}"})
+                    continue
+                docs += d
+                dups += u
+            report.errors.sort(key=lambda e: e["line"])
         report.imported += docs
         report.duplicates += dups
         batch.clear()
@@ -180,7 +207,7 @@ def import_lines(
             continue
         report.lines += 1
         try:
-            batch.append(parse_line(raw, redact=redact, now=now, report=report))
+            batch.append((number, parse_line(raw, redact=redact, now=now, report=report)))
         except BadLine as bad:
             report.errors.append({"line": number, "error": bad.code, "message": bad.message})
         if len(batch) >= BATCH:

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import os
-import threading
 import time
 
 from cavemem.cli import io
@@ -94,35 +93,34 @@ def deadline_ms() -> int:
 
 
 def run_hook(name: str) -> int:
-    """Run one hook under the deadline. Always returns 0."""
+    """Run one hook under the deadline: a hard wall-clock limit (a forked worker the waiting
+    parent kills), which holds even when the work never yields the GIL. Always returns 0."""
+    from cavemem.hooks.deadline import TIMED_OUT, run_with_deadline
+
     started = time.monotonic()
-    box: dict = {}
-    done = threading.Event()
-
-    def work() -> None:
-        try:
-            box["out"] = handle(name, io.read_stdin(STDIN_LIMIT))
-        except BaseException as exc:  # noqa: BLE001 - fail open on anything
-            box["exc"] = exc
-        finally:
-            done.set()
-
-    threading.Thread(target=work, name=f"cavemem-hook-{name}", daemon=True).start()
     budget = deadline_ms() / 1000.0
-    if not done.wait(max(0.0, budget - (time.monotonic() - started))):
+    out, exc = run_with_deadline(lambda: handle(name, _read_event()), max(0.0, budget - (time.monotonic() - started)))
+    if out is TIMED_OUT:
         _log(name, "cave_hook_deadline", f"gave up after {deadline_ms()} ms (CAVEMAN_HOOK_DEADLINE_MS); printed nothing")
         _warm_later()
-        return 0  # main() leaves with os._exit, which ends the worker mid-flight (SQLite rolls back)
-    exc = box.get("exc")
+        return 0
     if exc is not None:
         code = getattr(exc, "code", None)
         code = code if isinstance(code, str) and code.startswith("cave_") else "cave_hook_failed"
         _log(name, code, getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}")
         return 0
-    out = box.get("out")
     if out is not None:
         io.write_stdout((io.json_line(out) + "\n").encode())
     return 0
+
+
+def _read_event() -> bytes:
+    from cavemem.errors import CaveError
+
+    try:
+        return io.read_stdin(STDIN_LIMIT)
+    except io.InputTooLarge:  # its message names the CLI's 64 MiB cap; the hook's is 16 MiB
+        raise CaveError("cave_input_too_large", f"stdin exceeds {STDIN_LIMIT} bytes (the hook's 16 MiB cap)") from None
 
 
 def _warm_later() -> None:
