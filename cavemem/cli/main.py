@@ -40,6 +40,8 @@ COMMANDS.update(
         "hook": ("cavemem.cli.commands.hook:command", "Claude Code hooks (session-start, user-prompt, stop, install)"),
         "embed": ("cavemem.cli.commands.embed:embed_command", "semantic recall on/off for the memory store ([embed] extra)"),
         "serve": ("cavemem.cli.commands.serve:serve", "local HTTP API + web page + MCP over HTTP ([serve] extra)"),
+        "sessions": ("cavemem.cli.commands.capture:sessions", "archived Claude Code sessions (list, show ID [--raw])"),
+        "review": ("cavemem.cli.commands.capture:review", "captured memories to accept, edit or reject"),
     }
 )
 

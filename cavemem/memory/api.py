@@ -123,8 +123,14 @@ class Memory:
         at: datetime | str | None = None,
         redact: bool | None = None,
         merge: bool | None = None,
+        confidence: float | None = None,
+        expires: datetime | str | None = None,
+        ttl: str | None = None,
     ) -> MemoryRecord:
         """Store ``text`` and return the stored memory (``.id``, ``["id"]``).
+
+        ``confidence`` (0–1) down-weights the memory in recall; ``expires`` (a date) or ``ttl``
+        ("30d") leaves it out of recall from then on (see :mod:`.capture.review`).
 
         ``extra["status"]`` says what happened: ``new``, ``existing`` (idempotent repeat) or
         ``merged`` (a near-duplicate of a current memory, now its next version)."""
@@ -132,6 +138,9 @@ class Memory:
         n = utf8_len(text)
         if n > MAX_MEMORY_BYTES:
             raise too_large(n)
+        from .capture import review
+
+        conf, until = review.check_confidence(confidence), review.expiry_us(expires, ttl, self._now())
         had_text = bool(text.strip())
         from . import privacy  # only writes need the secret patterns
 
@@ -186,6 +195,7 @@ class Memory:
             return rec
 
         out = self.store.write(txn, "remember")
+        review.set_meta(self, out.id, confidence=conf, expires_us=until)
         if redacted:
             out.extra["redacted"] = dict(sorted(redacted.items()))
         if spans:
@@ -397,6 +407,7 @@ class Memory:
         until: datetime | str | None = None,
         include_superseded: bool = False,
         now: datetime | str | None = None,
+        include_expired: bool = False,
     ) -> dict:
         """Ranked memories for ``query``: ``{"basis", "hits": [{"id", "text", "score",
         "tokens_added", "basis", "recovery_handle", …}], "tokens_added", "token_budget", …}``.
@@ -419,11 +430,15 @@ class Memory:
         if until is not None:
             where.until_us = ids.to_micros(ids.parse_when(until, end_of_day=True, what="until", now=current))
         ranked = Ranker(self.store, self.rank_config, self.scorers).rank(query, where, limit, ids.to_micros(current))
+        from .capture import review  # expired memories out, unconfirmed captures down-weighted
+
+        ranked = review.adjust(self.store, ranked, ids.to_micros(current), include_expired)
         out: dict = {"basis": "inferred", "hits": []}
         if ranked:
             records = self.store.by_seq(r.seq for r in ranked)
             packed = self._get_packer().pack([(records[r.seq], r.score) for r in ranked], query, token_budget)
             out["hits"] = packed.hits
+            review.annotate(self.store, out["hits"])
             if packed.warnings:
                 out["warnings"] = packed.warnings
         scorer_problems = [f"{x.name}: {x.error}" for x in self.scorers if getattr(x, "error", None)]
@@ -433,6 +448,13 @@ class Memory:
         out["token_budget"] = token_budget
         out["scope"] = "*" if scope is None else list(scope)
         return out
+
+    @property
+    def capture(self):
+        """Sessions, the review queue and capture passes (:class:`.capture.review.CaptureAPI`)."""
+        from .capture.review import CaptureAPI
+
+        return CaptureAPI(self)
 
     def _get_packer(self):
         if self._packer is None:

@@ -90,6 +90,9 @@ def _text_arg(opts: dict, verb: str) -> str:
             Opt("--at", "", "DATE", "when it happened (default: now)"),
             _NO_REDACT,
             Opt("--no-merge", help="never merge into a near-duplicate"),
+            Opt("--confidence", "", "X", "how sure this is, 0 to 1 (recall down-weights low confidence)"),
+            Opt("--expires", "", "DATE", "leave it out of recall after DATE"),
+            Opt("--ttl", "", "N[dhwm]", "leave it out of recall after this long (30d, 12h, 2w, 6m)"),
             _JSON,
         ],
         [Arg("text", "the memory (several words are joined with spaces; '-' = stdin)", optional=True, many=True)],
@@ -107,6 +110,7 @@ def remember(opts: dict) -> int:
         session=opts["session"], topic=opts["topic"], tags=opts["tag"], files=opts["file"],
         kind=opts["kind"], entity=opts["entity"], at=opts["at"],
         redact=False if opts["no_redact"] else None, merge=False if opts["no_merge"] else None,
+        confidence=opts["confidence"], expires=opts["expires"], ttl=opts["ttl"],
     )
     _out(render.to_json(render.remember_json(rec)) if opts["json"] else render.remembered(rec))
     return 0
@@ -127,6 +131,7 @@ def remember(opts: dict) -> int:
             _SINCE,
             _UNTIL,
             Opt("--include-superseded", help="also search superseded versions"),
+            Opt("--include-expired", help="also return memories past their --expires / --ttl"),
             Opt("--format", "-f", "F", "output format (default table)", choices=("table", "json", "context")),
             Opt("--json", help="same as --format json"),
         ],
@@ -145,6 +150,7 @@ def recall(opts: dict) -> int:
     result = m.recall(
         query, limit=opts["limit"], token_budget=opts["token_budget"], project=_scope(opts),
         since=opts["since"], until=opts["until"], include_superseded=opts["include_superseded"],
+        include_expired=opts["include_expired"],
     )
     if fmt == "json":
         _out(render.to_json(result))

@@ -10,8 +10,6 @@ repeats idempotent work.
 
 from __future__ import annotations
 
-import json
-
 from .. import ids, project as projects
 from .transcript import Chunk, read_from
 
@@ -104,18 +102,13 @@ def message_bytes(store, ccr, session: str, uuid: str) -> bytes | None:
 
 
 def message_text(raw: bytes) -> str:
-    """A readable one-message rendering of an archived line (conversation text, else its type)."""
+    """The conversation text of an archived line ("" for tool traffic and other line types)."""
     from .transcript import parse_line
 
     msg = parse_line(raw, 0)
     if msg is None:
         return ""
-    if msg.text:
-        return msg.text
-    try:
-        return "[" + str(json.loads(raw).get("type")) + "]"
-    except ValueError:
-        return ""
+    return msg.text
 
 
 def now_text() -> str:
