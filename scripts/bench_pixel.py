@@ -5,7 +5,9 @@
     python scripts/bench_pixel.py --pages 40      # more pages per throughput run
     python scripts/bench_pixel.py --keep-png      # also write the 40 KB log's pages to bench-results/pixel/
 
-**Throughput**: a deterministic service log (long lines, as tool output usually has) is rendered
+**Throughput**: old (the pre-Pillow stdlib rasteriser and PNG writer, ``raster_stdlib``) and
+new (Pillow) render the same inputs in one run; ``same_pixels`` checks every page decodes to
+identical pixels. A deterministic service log (long lines, as tool output usually has) is rendered
 with the CLI pipeline (``cavemem.pixel.export.render_bytes``: reflow on, content-width shrink)
 at each density on the standard tier and at balanced on the hi-res tier (``--model
 claude-fable-5``); pages/s and input MB/s are wall clock in one process, PNG encoding included,
@@ -69,29 +71,53 @@ def service_log(size: int, seed: int = 42) -> bytes:
     return ("\n".join(lines) + "\n").encode()[:size]
 
 
+def same_pixels(a: bytes, b: bytes) -> bool:
+    """Decoded pixels equal (RGB), whatever PNG colour type or bytes each encoder chose."""
+    import io
+
+    from PIL import Image
+
+    return Image.open(io.BytesIO(a)).convert("RGB").tobytes() == Image.open(io.BytesIO(b)).convert("RGB").tobytes()
+
+
 def throughput(pages_wanted: int) -> list[dict]:
+    """Old (stdlib rasteriser + stdlib PNG writer) and new (Pillow) on the same inputs, same run."""
+    from cavemem.pixel import raster_stdlib
+
     rows = []
     render_bytes(b"warm up the atlas\n", RenderRequest())
     for level, model, tier in CONFIGS:
-        # enough text for the requested number of pages at this density
         per_page = {"conservative": 28080, "balanced": 46291, "max": 92582}[level] * (3.3 if tier == "hires" else 1)
         data = service_log(int(per_page * pages_wanted * 1.05))
-        start = time.perf_counter()
-        run = render_bytes(data, RenderRequest(level=level, model=model), count_text_tokens=False)
-        seconds = time.perf_counter() - start
-        rows.append(
-            {
-                "density": level,
-                "tier": tier,
-                "input_bytes": len(data),
-                "pages": len(run.pages),
-                "seconds": round(seconds, 3),
-                "pages_per_s": round(len(run.pages) / seconds, 2),
-                "input_mb_per_s": round(len(data) / seconds / 1e6, 3),
-                "png_kb_per_page": round(sum(len(p.png) for p in run.pages) / len(run.pages) / 1024, 1),
-            }
+        req = RenderRequest(level=level, model=model)
+        with raster_stdlib.installed():
+            old_row, old_run = _timed(data, req, level, tier, "old (stdlib)")
+        new_row, new_run = _timed(data, req, level, tier, "new (Pillow)")
+        new_row["speedup"] = round(new_row["pages_per_s"] / old_row["pages_per_s"], 2)
+        new_row["same_pixels"] = len(old_run.pages) == len(new_run.pages) and all(
+            same_pixels(a.png, b.png) for a, b in zip(old_run.pages, new_run.pages)
         )
+        old_row["speedup"], old_row["same_pixels"] = 1.0, "-"
+        rows += [old_row, new_row]
     return rows
+
+
+def _timed(data: bytes, req: RenderRequest, level: str, tier: str, engine: str):
+    start = time.perf_counter()
+    run = render_bytes(data, req, count_text_tokens=False)
+    seconds = time.perf_counter() - start
+    row = {
+        "engine": engine,
+        "density": level,
+        "tier": tier,
+        "input_bytes": len(data),
+        "pages": len(run.pages),
+        "seconds": round(seconds, 3),
+        "pages_per_s": round(len(run.pages) / seconds, 2),
+        "input_mb_per_s": round(len(data) / seconds / 1e6, 3),
+        "png_kb_per_page": round(sum(len(p.png) for p in run.pages) / len(run.pages) / 1024, 1),
+    }
+    return row, run
 
 
 def tokens_40k(keep_png: bool) -> tuple[int, list[dict]]:
@@ -141,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     speed = throughput(args.pages)
     text_tokens, tokens = tokens_40k(args.keep_png)
     print(f"render throughput (reflow on, PNG encoding included; load average {os.getloadavg()[0]:.1f})")
-    print(table(speed, ["density", "tier", "input_bytes", "pages", "seconds", "pages_per_s", "input_mb_per_s", "png_kb_per_page"]))
+    print(table(speed, ["engine", "density", "tier", "input_bytes", "pages", "seconds", "pages_per_s", "speedup", "same_pixels", "png_kb_per_page"]))
     print()
     print(f"40 KB log: {text_tokens} o200k text tokens")
     print(table(tokens, ["density", "tier", "pages", "anthropic_image_tokens", "openai_gpt56_image_tokens", "gemini3pro_image_tokens", "anthropic_saving", "dropped_chars"]))

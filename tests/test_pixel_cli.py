@@ -17,6 +17,18 @@ from cavemem.tokens import count_tokens
 PIL = pytest.importorskip("PIL.Image")
 
 
+def opened(src):
+    """A page's decoded pixels: pages are indexed PNGs, read back as grey ("L") when every
+    pixel is grey, else RGB - the colours a viewer shows, compared pixel for pixel."""
+    im = PIL.open(src)
+    im.load()
+    if im.mode != "P":
+        return im
+    rgb = im.convert("RGB")
+    r, g, b = rgb.split()
+    return r if r.tobytes() == g.tobytes() == b.tobytes() else rgb
+
+
 @pytest.fixture(autouse=True)
 def _density_unset(monkeypatch):
     monkeypatch.delenv("CAVE_PIXEL_DENSITY", raising=False)
@@ -27,7 +39,7 @@ def lines(out: bytes) -> list[dict]:
 
 
 def image(path):
-    im = PIL.open(path)
+    im = opened(path)
     im.load()
     return im
 
@@ -133,7 +145,7 @@ def test_density_label_matches_pixels(mode, level):
     run = render_bytes(data, req)
     expected = "conservative" if "multicol" in mode else level
     assert run.level == expected
-    modes = [PIL.open(io.BytesIO(p.png)).mode for p in run.pages]
+    modes = [opened(io.BytesIO(p.png)).mode for p in run.pages]
     assert modes[0] == ("L" if expected == "conservative" else "RGB")
     for page, mode in zip(run.pages, modes):  # a max page holding one layer only is plain black
         assert mode == ("RGB" if page.layers == 2 or expected == "balanced" else "L")

@@ -22,6 +22,18 @@ from cavemem.pixel.transforms.schema import schema_has_structure, strip_schema_d
 PIL = pytest.importorskip("PIL.Image")
 
 
+def opened(src):
+    """A page's decoded pixels: pages are indexed PNGs, read back as grey ("L") when every
+    pixel is grey, else RGB - the colours a viewer shows, compared pixel for pixel."""
+    im = PIL.open(src)
+    im.load()
+    if im.mode != "P":
+        return im
+    rgb = im.convert("RGB")
+    r, g, b = rgb.split()
+    return r if r.tobytes() == g.tobytes() == b.tobytes() else rgb
+
+
 @pytest.fixture(autouse=True)
 def _density_unset(monkeypatch):
     monkeypatch.delenv("CAVE_PIXEL_DENSITY", raising=False)
@@ -32,7 +44,7 @@ def images_of(blocks):
 
 
 def decode_block(block):
-    im = PIL.open(io.BytesIO(base64.b64decode(block["source"]["data"])))
+    im = opened(io.BytesIO(base64.b64decode(block["source"]["data"])))
     im.load()
     return im
 

@@ -17,6 +17,18 @@ from cavemem.pixel.transforms.openai import transform_openai
 
 PIL = pytest.importorskip("PIL.Image")
 
+
+def opened(src):
+    """A page's decoded pixels: pages are indexed PNGs, read back as grey ("L") when every
+    pixel is grey, else RGB - the colours a viewer shows, compared pixel for pixel."""
+    im = PIL.open(src)
+    im.load()
+    if im.mode != "P":
+        return im
+    rgb = im.convert("RGB")
+    r, g, b = rgb.split()
+    return r if r.tobytes() == g.tobytes() == b.tobytes() else rgb
+
 SYSTEM = "You are a careful assistant. Follow the project rules in every answer. " * 80
 TOOLS = [
     {
@@ -36,7 +48,7 @@ def _density_unset(monkeypatch):
 
 
 def decode_url(url: str):
-    im = PIL.open(io.BytesIO(base64.b64decode(url.split(",", 1)[1])))
+    im = opened(io.BytesIO(base64.b64decode(url.split(",", 1)[1])))
     im.load()
     return im
 

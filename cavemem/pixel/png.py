@@ -1,36 +1,35 @@
-"""Minimal PNG writer (8-bit greyscale or RGB) on the stdlib's zlib.
+"""PNG encoding of finished pages through Pillow.
 
-Pages are plain 8-bit rasters, so a dependency-free encoder is enough and keeps ``pixel render``
-working in a core install. Deterministic for a given zlib; tests compare decoded pixels, never
-PNG bytes (the reference makes the same choice).
+Pages are written as indexed PNGs (see ``raster``): unfiltered palette rows deflate fast and
+small. zlib level 1, not ``optimize=True``: on a dense 1565x718 page Pillow's optimize pass
+takes ~1 s against ~0.02 s at level 1 (~0.04 s at 3), for a file ~40% smaller; level 1 is
+still ~25% smaller than the old stdlib writer at level 3, and image tokens depend on
+pixel size only, never on PNG bytes. Tests compare decoded pixels, never PNG bytes (the
+reference makes the same choice), so the encoder may change bytes freely. Pillow is imported on
+first use, so importing the pixel package stays cheap for commands that never render.
 """
 
 from __future__ import annotations
 
-import struct
-import zlib
+import io
 
-SIGNATURE = b"\x89PNG\r\n\x1a\n"
-GREY = 0  # PNG colour type 0: 8-bit greyscale
-RGB = 2  # PNG colour type 2: 8-bit truecolour
-
-
-def _chunk(kind: bytes, data: bytes) -> bytes:
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+GREY = "L"
+RGB = "RGB"
+COMPRESS_LEVEL = 1
 
 
-# zlib level 3: on a dense text page about 3x faster than level 6 for ~35% more bytes (image
-# tokens depend on pixel size only, never on PNG bytes)
-DEFAULT_LEVEL = 3
+def encode_image(image) -> bytes:
+    """PNG bytes of a Pillow image."""
+    buf = io.BytesIO()
+    image.save(buf, format="PNG", compress_level=COMPRESS_LEVEL)
+    return buf.getvalue()
 
 
-def encode(width: int, height: int, colour_type: int, pixels: bytes, level: int = DEFAULT_LEVEL) -> bytes:
+def encode(width: int, height: int, mode: str, pixels: bytes) -> bytes:
     """PNG bytes for ``pixels`` (row-major, 1 byte per pixel for GREY, 3 for RGB)."""
-    channels = 3 if colour_type == RGB else 1
-    stride = width * channels
-    if len(pixels) != stride * height:
+    from PIL import Image
+
+    channels = 3 if mode == RGB else 1
+    if len(pixels) != width * height * channels:
         raise ValueError(f"png: {len(pixels)} bytes for {width}x{height}x{channels}")
-    # filter type 0 on every row: pages are mostly white runs that deflate well as they are
-    raw = b"".join(b"\x00" + pixels[y * stride : (y + 1) * stride] for y in range(height))
-    ihdr = struct.pack(">IIBBBBB", width, height, 8, colour_type, 0, 0, 0)
-    return SIGNATURE + _chunk(b"IHDR", ihdr) + _chunk(b"IDAT", zlib.compress(raw, level)) + _chunk(b"IEND", b"")
+    return encode_image(Image.frombytes(mode, (width, height), pixels))

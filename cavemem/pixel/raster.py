@@ -1,10 +1,11 @@
 """Rasterising rows of text into a page image (spec pixel-and-mem A6).
 
-Pure stdlib and fast: a page is built one scanline at a time by joining glyph rows
-(``bytes.join``), never pixel by pixel. Ink is a thermometer code (see ``atlas``), so the
-reference's ``max`` blending where glyphs overlap - a 5-px glyph at a 4-px advance, 8-px-tall
-rows at a 6-px pitch - is a bitwise OR, done on whole scanlines as big integers. The finished
-page is mapped to grey or RGB with ``bytes.translate``.
+The page is a Pillow "L" image of thermometer ink codes (see ``atlas``). A row of text is drawn
+in ``k`` interleaved layers whose glyphs never overlap; each layer is one ``bytes.join`` of
+column-major glyph blocks, turned into an 8-px band by ``Image.frombytes`` + ``transpose``. The
+reference's ``max`` blending where glyphs overlap (a 5-px glyph at a 4-px advance, 8-px rows at
+a 6-px pitch) is ``ImageChops.lighter``. The finished page is written as an indexed PNG by
+Pillow: the ink code (plus the colour slot in the high bits) is the palette index.
 
 Coloured styles keep a per-pixel *slot* (which palette colour the ink takes): after each glyph
 is drawn every inked pixel of its box takes the glyph's slot, so the last box drawn over a pixel
@@ -15,7 +16,6 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from operator import itemgetter
 
 from . import png
 from .atlas import CELL_H, CELL_W, GREY_LEVELS, THERMO_CODES, get_atlas
@@ -26,7 +26,6 @@ NO_BOX = 255  # slot value: no glyph box covers this pixel
 DIVIDER_CODE = 16  # the multi-column divider (ink 64 -> grey 191), drawn only on paper
 DIVIDER_INK = 64
 _IS_BOX = bytes([255] * 255 + [0])
-_ROW_GETTERS = tuple(itemgetter(r) for r in range(CELL_H))
 
 
 def _ink_of_code() -> list[int]:
@@ -88,31 +87,22 @@ _LAYERS: dict[int, int] = {}
 
 
 class Canvas:
-    """A page of thermometer-coded ink, kept as one integer per scanline, plus glyph slots."""
+    """A page of thermometer-coded ink as a Pillow "L" image, plus per-scanline glyph slots."""
 
     def __init__(self, width: int, height: int, aa: bool, coloured: bool = False):
+        from PIL import Image, ImageChops
+
+        self._Image, self._chops = Image, ImageChops
         self.width = max(1, width)
         self.height = max(1, height)
         self.aa = aa
-        self.lines: list[int] = [0] * self.height
+        self.img = Image.new("L", (self.width, self.height), 0)
         self.slots: list[bytes | None] | None = [None] * self.height if coloured else None
         self.dropped: Counter = Counter()
-        self._zero = bytes(self.width)
-        self._padded: dict[tuple[int, int], tuple[bytes, ...]] = {}
         self._atlas = get_atlas()
         self._glyph_cache: dict[str, object] = {}
         self.glyphs_drawn = 0
         self.row_dropped = 0  # glyphs dropped in the row last placed
-
-    def _padded_rows(self, glyph, span: int) -> tuple[bytes, ...]:
-        key = (glyph.cp, span)
-        rows = self._padded.get(key)
-        if rows is None:
-            src = glyph.aa_rows if self.aa else glyph.mono_rows
-            pad = self._zero[: max(0, span - glyph.width)]
-            rows = tuple(r + pad for r in src)
-            self._padded[key] = rows
-        return rows
 
     def place(self, row: str, cols: int, cell_w: int, x0: int) -> list[tuple[int, object, int]]:
         """Glyph placements ``(x, glyph, char index)`` of one row; missing glyphs are counted
@@ -142,57 +132,85 @@ class Canvas:
         """Draw one row of text with its top-left cell at (x0, y0).
 
         ``slots`` is None (no colour), an int (every glyph of the row), or a callable
-        ``(char index, glyph ordinal) -> slot``."""
+        ``(char index, glyph ordinal) -> slot``. A row that fits and has only narrow glyphs
+        takes the fast path: no per-glyph placement, one ``bytes.join`` per layer."""
+        if not row:
+            return
+        k = _LAYERS.get(cell_w) or _LAYERS.setdefault(cell_w, _layer_count(cell_w))
+        if len(row) <= cols and not callable(slots):
+            blocks = _blocks(self.aa, k * cell_w)
+            try:
+                strips = [
+                    (x0 + j * cell_w, b"".join(map(blocks.__getitem__, row[j::k]))) for j in range(min(k, len(row)))
+                ]
+            except _NotNarrow:
+                strips = None  # a wide or missing glyph: place glyph by glyph below
+            if strips is not None:
+                self.row_dropped = 0
+                self._blit(strips, y0)
+                if self.slots is not None and slots is not None:
+                    self._paint_run(x0, min(self.width, x0 + len(row) * cell_w - cell_w + CELL_W), slots, y0)
+                self.glyphs_drawn += len(row)
+                return
         placements = self.place(row, cols, cell_w, x0)
         if not placements:
             return
-        width = self.width
-        k = _LAYERS.get(cell_w) or _LAYERS.setdefault(cell_w, _layer_count(cell_w))
-        scan = [0] * CELL_H
+        strips = []
         for j in range(k):
             layer = placements[j::k]
             if not layer:
                 continue
             xs = [p[0] for p in layer]
-            glyphs = [p[1] for p in layer]
             spans = [b - a for a, b in zip(xs, xs[1:])]
-            spans.append(glyphs[-1].width)
-            # a glyph followed directly by the next one needs no padding
-            rowsets = [
-                (g.aa_rows if self.aa else g.mono_rows) if s == g.width else self._padded_rows(g, s)
-                for g, s in zip(glyphs, spans)
-            ]
-            start = layer[0][0]
-            end = layer[-1][0] + layer[-1][1].width
-            lead = self._zero[:start]
-            tail = self._zero[: max(0, width - end)]
-            for r in range(CELL_H):
-                line = lead + b"".join(map(_ROW_GETTERS[r], rowsets)) + tail
-                if len(line) > width:  # bounds guard: clip at the right edge
-                    line = line[:width]
-                scan[r] |= int.from_bytes(line, "big")
-        for r in range(CELL_H):
-            y = y0 + r
-            if 0 <= y < self.height:
-                self.lines[y] |= scan[r]
+            spans.append(layer[-1][1].width)
+            strips.append((xs[0], b"".join(_block(p[1], self.aa, s) for p, s in zip(layer, spans))))
+        self._blit(strips, y0)
         if self.slots is not None and slots is not None:
             self._paint_slots(placements, slots, y0)
         self.glyphs_drawn += len(placements)
 
-    def _paint_slots(self, placements, slots, y0: int) -> None:
+    def _blit(self, strips: list[tuple[int, bytes]], y0: int) -> None:
+        """Max-blend column-major layer strips into one 8-px band and that band into the page
+        (rows overlap when the pitch is under 8 px)."""
+        Image, lighter = self._Image, self._chops.lighter
+        need = self.width * CELL_H
+        band = None
+        for x, data in strips:
+            data = bytes(x * CELL_H) + data
+            data = data[:need] if len(data) >= need else data + bytes(need - len(data))
+            im = Image.frombytes("L", (CELL_H, self.width), data)
+            band = im if band is None else lighter(band, im)
+        ya, yb = max(0, y0), min(self.height, y0 + CELL_H)
+        if band is None or yb <= ya:
+            return
+        band = band.transpose(Image.Transpose.TRANSPOSE)
+        if (ya, yb) != (y0, y0 + CELL_H):
+            band = band.crop((0, ya - y0, self.width, yb - y0))
+        box = (0, ya, self.width, yb)
+        self.img.paste(lighter(self.img.crop(box), band), box)
+
+    def _paint_run(self, x: int, x_end: int, slot: int, y0: int) -> None:
         buf = bytearray([NO_BOX]) * self.width
-        base = self.glyphs_drawn
+        if x_end > x:
+            buf[x:x_end] = bytes([slot]) * (x_end - x)
+        self._paint_line(bytes(buf), y0)
+
+    def _paint_slots(self, placements, slots, y0: int) -> None:
         if isinstance(slots, int) and not self.row_dropped:
             # one slot for the whole row and no dropped glyph in it: the boxes tile the row
             x_end = min(self.width, placements[-1][0] + placements[-1][1].cells * CELL_W)
-            buf[placements[0][0] : x_end] = bytes([slots]) * (x_end - placements[0][0])
-            placements = ()
+            self._paint_run(placements[0][0], x_end, slots, y0)
+            return
+        buf = bytearray([NO_BOX]) * self.width
+        base = self.glyphs_drawn
         for n, (x, g, j) in enumerate(placements):
             slot = slots if isinstance(slots, int) else slots(j, base + n)
             end = min(self.width, x + g.cells * CELL_W)
             if end > x:
                 buf[x:end] = bytes([slot]) * (end - x)
-        line = bytes(buf)
+        self._paint_line(bytes(buf), y0)
+
+    def _paint_line(self, line: bytes, y0: int) -> None:
         for r in range(CELL_H):
             y = y0 + r
             if 0 <= y < self.height:
@@ -201,29 +219,84 @@ class Canvas:
 
     def draw_vline(self, x: int, y_start: int, y_end: int) -> None:
         """The multi-column divider: drawn only where there is no ink."""
-        if not 0 <= x < self.width:
+        ya, yb = max(0, y_start), min(self.height, y_end)
+        if not 0 <= x < self.width or yb <= ya:
             return
-        bit = DIVIDER_CODE << (8 * (self.width - 1 - x))
-        ink_mask = 0xFF << (8 * (self.width - 1 - x))
-        for y in range(max(0, y_start), min(self.height, y_end)):
-            if not self.lines[y] & ink_mask:
-                self.lines[y] |= bit
+        box = (x, ya, x + 1, yb)
+        col = self.img.crop(box).tobytes().translate(_DIVIDE)
+        self.img.paste(self._Image.frombytes("L", (1, yb - ya), col), box)
 
     def codes(self) -> bytes:
         """Row-major thermometer codes of the whole page."""
-        w = self.width
-        return b"".join(v.to_bytes(w, "big") for v in self.lines)
+        return self.img.tobytes()
 
     def slot_map(self) -> bytes:
         none = bytes([NO_BOX]) * self.width
         return b"".join(s if s is not None else none for s in self.slots)
 
+    def _indexed_png(self, index_img, tables) -> bytes:
+        """An indexed (palette) PNG: the pixel byte *is* the code, the palette maps codes to
+        colours - no per-pixel colour conversion, and filter-free rows that deflate fast."""
+        im = self._Image.frombytes("P", (self.width, self.height), index_img.tobytes())
+        im.putpalette(interleave(*tables))
+        return png.encode_image(im)
+
     def to_png(self, palette=None) -> tuple[bytes, bool]:
-        """Encode: grey when there is no palette, else RGB with slot colours."""
-        codes = self.codes()
+        """Encode: grey when there is no palette, else colour with slot colours."""
         if palette is None or self.slots is None:
-            return png.encode(self.width, self.height, png.GREY, codes.translate(GREY_OF_CODE)), False
-        return png.encode(self.width, self.height, png.RGB, colourise(codes, self.slot_map(), palette)), True
+            return self._indexed_png(self.img, (GREY_OF_CODE,) * 3), False
+        slots = self._Image.frombytes("L", (self.width, self.height), self.slot_map().translate(_SLOT_BITS))
+        return self._indexed_png(self._chops.add(self.img, slots), _channel_tables(palette)), True
+
+    def composite_png(self, blue: "Canvas", tables) -> bytes:
+        """Two layers overprinted: index = this layer's code | the other's code << 4."""
+        shifted = blue.img.point(_SHIFT4)
+        return self._indexed_png(self._chops.add(self.img, shifted), tables)
+
+
+_SLOT_BITS = bytes((s << 5) if 1 <= s <= 7 else 0 for s in range(256))
+_SHIFT4 = [min(255, v << 4) for v in range(256)]
+_DIVIDE = bytes([DIVIDER_CODE]) + bytes(range(1, 256))
+_BLOCKS: dict[tuple[bool, int], dict] = {}
+_PADDED: dict[tuple[int, bool, int], bytes] = {}
+
+
+def _block(glyph, aa: bool, span: int) -> bytes:
+    """A glyph as column-major ink codes (8 bytes per pixel column), zero-padded to ``span``."""
+    key = (glyph.cp, aa, span)
+    out = _PADDED.get(key)
+    if out is None:
+        rows = glyph.aa_rows if aa else glyph.mono_rows
+        cols = [bytes(rows[r][c] for r in range(CELL_H)) for c in range(glyph.width)]
+        out = b"".join(cols) + bytes(CELL_H * max(0, span - glyph.width))
+        _PADDED[key] = out
+    return out
+
+
+class _NotNarrow(Exception):
+    """The character has no glyph or a wide one: the row needs the placement path."""
+
+
+class _NarrowBlocks(dict):
+    """char -> padded block of its narrow glyph, filled on first use."""
+
+    def __init__(self, aa: bool, span: int):
+        super().__init__()
+        self.aa, self.span = aa, span
+
+    def __missing__(self, ch: str) -> bytes:
+        g = get_atlas().glyph(ord(ch))
+        if g is None or g.cells != 1:
+            raise _NotNarrow(ch)
+        out = self[ch] = _block(g, self.aa, self.span)
+        return out
+
+
+def _blocks(aa: bool, span: int) -> dict:
+    d = _BLOCKS.get((aa, span))
+    if d is None:
+        d = _BLOCKS[(aa, span)] = _NarrowBlocks(aa, span)
+    return d
 
 
 def tint(grey: int, colour: int) -> int:

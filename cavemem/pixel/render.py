@@ -162,8 +162,6 @@ def render_text_to_two_layer_pngs(
 ) -> list[Page]:
     """Density ``max``: each page carries up to 2N rows, the first N inked red and the rest
     blue, overprinted on the same N-row canvas. A page with no blue rows is plain black."""
-    from . import png
-
     cols = DEFAULT_COLS if cols == 0 else max(1, cols)
     max_h = MAX_HEIGHT_PX if max_height_px <= 0 else max_height_px
     per_layer = max(1, go_div(max_h - 2 * PAD_Y - CELL_H, style.pitch) + 1)
@@ -179,11 +177,11 @@ def render_text_to_two_layer_pngs(
         height = page_height_px(len(red), style.pitch)
         red_canvas = _layer_coverage(red, cols, style, width, height)
         blue_canvas = _layer_coverage(blue, cols, style, width, height)
-        rgb = _composite(red_canvas.codes(), blue_canvas.codes())
+        data = red_canvas.composite_png(blue_canvas, _COMPOSITE)
         dropped = red_canvas.dropped + blue_canvas.dropped
         chars = len("\n".join(red)) + 1 + len("\n".join(blue))
         out.append(
-            Page(png.encode(width, height, png.RGB, rgb), width, height, chars, sum(dropped.values()), dict(dropped), 2, True)
+            Page(data, width, height, chars, sum(dropped.values()), dict(dropped), 2, True)
         )
     return out
 
