@@ -323,10 +323,11 @@ def test_symlinks_inside_the_root_and_a_symlinked_root_are_fine(tmp_path):
     os.symlink("real/a.txt", root / "link.txt")
     os.symlink(root, tmp_path / "alias")
     assert run_dir(tmp_path / "alias").passed
-    # the manifest itself may be a symlink to anywhere
-    (tmp_path / "elsewhere.yaml").write_text(MANIFEST_ONE.format(file="link.txt"))
+    # the manifest may be a symlink inside the root, never out of it (issue 15 item 7,
+    # tests/test_hardening.py::test_07_*)
+    (root / "real" / "m.yaml").write_text(MANIFEST_ONE.format(file="link.txt"))
     (root / "manifest.yaml").unlink()
-    os.symlink(tmp_path / "elsewhere.yaml", root / "manifest.yaml")
+    os.symlink("real/m.yaml", root / "manifest.yaml")
     assert run_dir(root).passed
 
 

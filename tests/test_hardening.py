@@ -195,3 +195,36 @@ def test_13_memory_commands_say_store_unavailable_when_home_cannot_be_created(tm
     assert r.returncode == 1 and _err(r)["error"] == "cave_store_unavailable", r.stderr
     c = _run("retrieve", "ccr_00000000000000000000000000000000", env={"CAVEMAN_HOME": str(blocker / "home")}, cwd=tmp_path)
     assert c.returncode == 1 and _err(c)["error"] == "cave_ccr_unavailable", c.stderr
+
+
+MANIFEST = "fixtures:\n  - name: one\n    file: {file}\n    type: text\n"
+
+
+def _evals(root, tmp_path, timeout=20):
+    return _run("evals", "run", "--fixtures", str(root), cwd=tmp_path, timeout=timeout)
+
+
+def test_07_evals_symlinked_manifest_out_of_dir_is_refused_unread(tmp_path):
+    root = tmp_path / "fx"
+    root.mkdir()
+    (tmp_path / "secret.yaml").write_text("top-secret-line: 42\nanother: line\n")
+    os.symlink(tmp_path / "secret.yaml", root / "manifest.yaml")
+    r = _evals(root, tmp_path)
+    assert r.returncode != 0
+    assert b"top-secret" not in r.stdout + r.stderr
+    assert b"symlink out of the fixture directory" in r.stderr
+
+
+def test_07_evals_fifo_fixture_does_not_block(tmp_path):
+    from cavemem.evals.runner import EvalError, load_dir
+
+    root = tmp_path / "fx"
+    root.mkdir()
+    (root / "manifest.yaml").write_text(MANIFEST.format(file="pipe.txt"))
+    os.mkfifo(root / "pipe.txt")
+    with pytest.raises(EvalError, match="not a regular file"):
+        load_dir(root)
+    os.unlink(root / "manifest.yaml")
+    os.mkfifo(root / "manifest.yaml")
+    with pytest.raises(EvalError, match="not a regular file"):
+        load_dir(root)

@@ -50,13 +50,16 @@ def valid_slash_path(name: str) -> bool:
 
 
 def _read_regular_file(path: str) -> bytes:
-    """Read a file that was just resolved, refusing a symlink swapped in since (O_NOFOLLOW)."""
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    """Read a file that was just resolved, refusing a symlink swapped in since (O_NOFOLLOW) and
+    anything but a regular file (O_NONBLOCK: opening a FIFO must not hang the run)."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
     fd = os.open(path, flags)
     try:
         st = os.fstat(fd)
         if stat.S_ISDIR(st.st_mode):
             raise IsADirectoryError(21, "is a directory", path)
+        if not stat.S_ISREG(st.st_mode):
+            raise OSError(22, "not a regular file", path)
         chunks = []
         while True:
             chunk = os.read(fd, 1 << 20)
@@ -76,7 +79,12 @@ def load_dir(root: str | os.PathLike, *, allow_empty: bool = False) -> list[tupl
         raise EvalError(f"resolve fixture directory: {go_error(exc, 'lstat')}") from None
     manifest_path = resolved / MANIFEST
     try:
-        raw = manifest_path.read_bytes()
+        if os.path.islink(manifest_path):  # only files inside DIR are read (issue 15 item 7)
+            real = os.path.realpath(manifest_path, strict=True)
+            if os.path.dirname(real) != str(resolved) and not real.startswith(str(resolved) + os.sep):
+                raise OSError(1, "manifest is a symlink out of the fixture directory", str(manifest_path))
+            manifest_path = Path(real)
+        raw = _read_regular_file(str(manifest_path))
     except OSError as exc:
         raise EvalError(f"read manifest: {go_error(exc, 'open', str(manifest_path))}") from None
     try:
