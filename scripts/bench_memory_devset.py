@@ -3,6 +3,7 @@
 
     python scripts/bench_memory_devset.py              # table + bench-results/bench_memory_devset.json
     python scripts/bench_memory_devset.py --embed      # also cavemem with the [embed] scorer
+    (cavemem +static, the shipped static table of cavemem/embed/static.py, is always measured)
     python scripts/bench_memory_devset.py --write-data # regenerate tests/data/memory_devset/*.jsonl
 
 The set (``bench_memory_devset_data*.py``, written by hand for this): five projects of different
@@ -257,6 +258,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--write-data", action="store_true")
     ap.add_argument("--embed", action="store_true", help="also cavemem with the [embed] scorer")
+    ap.add_argument("--no-static", action="store_true", help="skip cavemem with the static table scorer")
     ap.add_argument("--no-cosine", action="store_true", help="skip the MiniLM cosine baseline")
     ap.add_argument("--out", type=Path, default=RESULTS)
     args = ap.parse_args()
@@ -270,6 +272,10 @@ def main() -> None:
     res, facts, _ = run_cavemem(mems, qs)
     table["cavemem default"] = score(res, qs, mems)
     extra["cavemem default"] = merge_facts(facts, mems)
+    if not args.no_static:
+        res, facts, _ = run_cavemem(mems, qs, scorers=["static"])
+        table["cavemem +static"] = score(res, qs, mems)
+        extra["cavemem +static"] = merge_facts(facts, mems)
     if args.embed:
         res, facts, _ = run_cavemem(mems, qs, scorers=["embed"])
         table["cavemem +embed"] = score(res, qs, mems)

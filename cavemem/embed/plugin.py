@@ -21,8 +21,12 @@ class EmbedPlugin:
 
 
 def register() -> None:
-    """Plug ``embed`` into memory (idempotent)."""
+    """Plug ``embed`` (MiniLM, the extra) and ``static`` (the shipped table) into memory (idempotent)."""
     from ..memory import plugins
 
     if plugins.get("embed") is None:
         plugins.register(EmbedPlugin())
+    if plugins.get("static") is None:
+        from .static_plugin import StaticPlugin
+
+        plugins.register(StaticPlugin())
