@@ -73,8 +73,37 @@ def _choose_rows(rows: list[list[str]], header_rows: int, query: str) -> list[bo
     _keep_numeric_extrema(rows, header_rows, keep)
     if query:
         keep_query_relevant(keep, docs, query, TABULAR_LIMIT, RELEVANCE_THRESHOLD)
-    keep_non_redundant(docs, keep)
+    keep_non_redundant(_gate_docs(rows, header_rows, docs), keep)
     return keep
+
+
+KEY_COLUMN_MIN_ROWS = 50
+# a measurement, counter, hash or timestamp: digits, hex letters and separators only. A column
+# of names (``Germany``, ``Britain (UK)``) is what a lookup table is read for and stays in.
+_OPAQUE = re.compile(r"[ \t]*[+-]?(?=[^\n]*[0-9])[0-9a-fA-FxX.:,+\-_/TZ ]*", re.A)
+
+
+def _gate_docs(rows: list[list[str]], header_rows: int, docs: list[str]) -> list[str]:
+    """The rows as the redundancy gate sees them: cells of opaque key-like columns (ids, hashes,
+    measurements: digits, distinct in most rows) left out. Otherwise every row of a long table of
+    unique values is "unlike those shown", the gate gives up after its promotion budget, and
+    a table of thousands of rows passes through whole. The markers still give each numeric
+    column's range and the extreme rows stay."""
+    data = rows[header_rows:]
+    if len(data) < KEY_COLUMN_MIN_ROWS:
+        return docs
+    width = max(len(r) for r in data)
+    keyish = []
+    for col in range(width):
+        values = {r[col] for r in data if col < len(r)}
+        if 2 * len(values) > len(data) and 10 * sum(1 for v in values if _OPAQUE.fullmatch(v)) >= 9 * len(values):
+            keyish.append(col)
+    if not keyish:
+        return docs
+    drop = set(keyish)
+    out = docs[:header_rows]
+    out.extend(" ".join(c for j, c in enumerate(r) if j not in drop) for r in data)
+    return out
 
 
 def _keep_numeric_extrema(rows: list[list[str]], header_rows: int, keep: list[bool]) -> None:
