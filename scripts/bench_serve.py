@@ -160,7 +160,8 @@ def inproc_recall(home: Path, queries, total: int) -> dict:
 
     lat = []
     with Memory(str(home / "mem.db"), cwd=str(home)) as m:
-        m.recall("warm up", project="*")
+        for _, q in queries:  # warm: the first recall of a hit stores its recovery copy (a write)
+            m.recall(q, project="*", limit=5)
         t0 = time.perf_counter()
         for i in range(total):
             s = time.perf_counter()
@@ -194,7 +195,7 @@ def main() -> None:
     ap.add_argument("--clients", type=int, default=4)
     args = ap.parse_args()
     queries = make_queries(200)
-    result: dict = {"memories": args.memories, "list_memories": args.list_memories}
+    result: dict = {"memories": args.memories, "list_memories": args.list_memories, "loadavg_start": os.getloadavg()}
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp) / "recall"
         home.mkdir()
@@ -204,11 +205,13 @@ def main() -> None:
         result["baseline_inprocess"] = inproc_recall(home, queries, min(args.requests, 1000))
         proc, port, token = start_server(home)
         try:
-            http_recall(port, token, queries, 100, 1)  # warm-up
+            http_recall(port, token, queries, len(queries), 1)  # warm-up, as for the baseline
             result["http_1_client"] = http_recall(port, token, queries, args.requests // 2, 1)
             result["http"] = http_recall(port, token, queries, args.requests, args.clients)
         finally:
             stop(proc)
+        # again after the HTTP runs: on a shared machine the load can change between phases
+        result["baseline_inprocess_after"] = inproc_recall(home, queries, min(args.requests, 1000))
         big = Path(tmp) / "list"
         big.mkdir()
         t0 = time.perf_counter()
@@ -219,16 +222,20 @@ def main() -> None:
             result["list_page"] = list_page(port, token, offsets=(0, max(0, args.list_memories - 50)))
         finally:
             stop(proc)
+    result["loadavg_end"] = os.getloadavg()
     out = REPO / "bench-results" / "serve.json"
     out.parent.mkdir(exist_ok=True)
     out.write_text(json.dumps(result, indent=2))
     b, h1, h = result["baseline_inprocess"], result["http_1_client"], result["http"]
     print(f"recall on {args.memories} memories        req/s   p50 ms  p95 ms  (p95 tune / check)")
     print(f"  in-process Memory.recall (baseline) {b['req_per_s']:7.0f} {b['p50_ms']:7.1f} {b['p95_ms']:7.1f}")
+    b2 = result["baseline_inprocess_after"]
+    print(f"  in-process again, after the HTTP    {b2['req_per_s']:7.0f} {b2['p50_ms']:7.1f} {b2['p95_ms']:7.1f}")
     print(f"  HTTP, 1 client                      {h1['req_per_s']:7.0f} {h1['p50_ms']:7.1f} {h1['p95_ms']:7.1f}  ({h1['p95_tune_ms']:.1f} / {h1['p95_check_ms']:.1f})")
     print(f"  HTTP, {h['clients']} clients                     {h['req_per_s']:7.0f} {h['p50_ms']:7.1f} {h['p95_ms']:7.1f}  ({h['p95_tune_ms']:.1f} / {h['p95_check_ms']:.1f})")
     for key, v in result["list_page"].items():
         print(f"list page, {args.list_memories} memories, {key}: median {v['median_ms']:.0f} ms, max {v['max_ms']:.0f} ms, {v['rows']} rows")
+    print(f"load average (1 min) at start / end: {result['loadavg_start'][0]:.1f} / {result['loadavg_end'][0]:.1f} on {os.cpu_count()} cpus")
     print(f"wrote {out.relative_to(REPO)}")
 
 
