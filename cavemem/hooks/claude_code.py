@@ -176,7 +176,53 @@ def user_prompt(memory, event: dict) -> dict | None:
     result = memory.recall(query, limit=PROMPT_LIMIT, token_budget=PROMPT_TOKENS)
     if not result["hits"]:
         return None
+    note_injected(event, result["hits"])
     return hook_output("UserPromptSubmit", context_block(result))
+
+
+def _injected_path(session: str) -> str:
+    import hashlib
+
+    from . import spool
+
+    return os.path.join(spool.spool_dir(), "injected", hashlib.sha256(session.encode("utf-8", "replace")).hexdigest()[:24] + ".json")
+
+
+def note_injected(event: dict, hits: list[dict]) -> None:
+    """Remember which memories this session was shown (for the next Stop's hit-rate count)."""
+    session = event_session(event)
+    if not session:
+        return
+    path = _injected_path(session)
+    try:
+        with open(path, "rb") as fh:
+            noted = json.loads(fh.read())
+    except (OSError, ValueError):
+        noted = []
+    noted = (noted if isinstance(noted, list) else []) + [{"id": h["id"], "text": h.get("text", "")} for h in hits if h.get("id")]
+    try:
+        from ..paths import write_private_file
+
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+        write_private_file(path + ".tmp", json.dumps(noted[-50:]).encode("utf-8", "surrogatepass"))
+        os.replace(path + ".tmp", path)
+    except OSError:
+        pass
+
+
+def take_injected(event: dict) -> list[dict]:
+    """The memories noted since the last Stop of this session (the note is consumed)."""
+    session = event_session(event)
+    if not session:
+        return []
+    path = _injected_path(session)
+    try:
+        with open(path, "rb") as fh:
+            noted = json.loads(fh.read())
+        os.unlink(path)
+    except (OSError, ValueError):
+        return []
+    return noted if isinstance(noted, list) else []
 
 
 # -- stop -------------------------------------------------------------------------------------------
@@ -342,12 +388,18 @@ def spool_stop(event: dict, items: list[dict]) -> bool:
 
     off = os.environ.get("CAVEMAN_CAPTURE", "1").strip().lower() in ("0", "false", "no", "off")
     capture = None if off else capture_request(event)
-    if not items and capture is None:
+    injected = take_injected(event)
+    if not items and capture is None and not injected:
         return False
     entry = {"cwd": event_cwd(event), "session": event_session(event),
              "memories": [dict(item, tags=["claude-code"]) for item in items], "spooled_at": time.time()}
     if capture is not None:
         entry["capture"] = capture
+    if injected:
+        reply = event.get("last_assistant_message")
+        if not isinstance(reply, str) or not reply.strip():
+            reply = last_turn(event.get("transcript_path"))[1]
+        entry["feedback"] = {"injected": injected, "reply": reply[-20000:]}
     spool.write(entry)
     spool.start_drainer()
     return True

@@ -148,6 +148,11 @@ def drain(memory_factory=None, max_rounds: int = 20) -> dict:
                                 counts["dropped"] += 1
                             else:
                                 left.append(item)
+                    if isinstance(entry.get("feedback"), dict) and isinstance(entry["feedback"].get("injected"), list):
+                        from ..memory.capture import feedback
+
+                        feedback.record(mem, entry["feedback"]["injected"], str(entry["feedback"].get("reply") or ""))
+                        entry.pop("feedback")  # counted once, even if capture below must wait
                     if isinstance(entry.get("capture"), dict):
                         try:
                             if _capture(mem, entry["capture"], os.path.basename(path)):

@@ -315,6 +315,7 @@ class Memory:
         tag: str | None = None,
         all_projects: bool = False,
         dry_run: bool = False,
+        unused_for: str | None = None,
     ) -> dict:
         """Hard-delete one version by id (its chain is relinked), or in bulk by project /
         date / tag. Bulk forgetting is limited to one project (``project``, else the current
@@ -330,12 +331,16 @@ class Memory:
                 return {"forgotten": False, "id": mem_id, "dry_run": True, "would_forget": True}
             gone = self._delete([rec])
             return {"forgotten": bool(gone), "id": mem_id, **self._purge(gone)}
-        if before is None and tag is None and project is None and not all_projects:
+        if before is None and tag is None and project is None and not all_projects and unused_for is None:
             raise CaveError("cave_invalid_arguments", "forget needs an id or at least one of --project, --before, --tag")
         where = Filter(projects=None if all_projects else (self.project(project),), current_only=False, tag=tag)
         if before is not None:
             where.until_us = ids.to_micros(ids.parse_when(before, what="before", now=self._now())) - 1
         victims = self.store.select(where, order="seq")
+        if unused_for is not None:  # hit-rate feedback: old and not used by any reply within the window
+            from .capture.feedback import unused
+
+            victims = unused(self, victims, unused_for)
         if dry_run:
             return {"dry_run": True, "forgotten": 0, "would_forget": len(victims), "ids": [r.id for r in victims]}
         gone = self._delete(victims)
@@ -496,8 +501,18 @@ class Memory:
         return self.store.count(where)
 
     def stats(self) -> dict:
-        """Counts by project and kind, text bytes, time range, merges, file size."""
-        return self.store.stats()
+        """Counts by project and kind, text bytes, time range, merges, file size (and, once hooks
+        have injected memories, how often they were used)."""
+        out = self.store.stats()
+        from .capture.feedback import usage
+
+        try:
+            use = usage(self)
+        except CaveError:
+            use = {"injected_memories": 0}
+        if use["injected_memories"]:
+            out["usage"] = use
+        return out
 
     # -- export / import -----------------------------------------------------------------------
     def export(self, *, project: str | None = None) -> Iterator[str]:

@@ -213,6 +213,7 @@ def history(opts: dict) -> int:
             _ALL,
             Opt("--before", "", "DATE", "memories created before DATE"),
             Opt("--tag", "", "X", "memories tagged X"),
+            Opt("--unused-for", "", "N[dhwm]", "memories older than this that no reply used within it (90d)"),
             Opt("--dry-run", "-n", help="show what would be forgotten; delete nothing"),
             _JSON,
         ],
@@ -222,14 +223,14 @@ def history(opts: dict) -> int:
 def forget(opts: dict) -> int:
     m = _memory()
     if opts["id"] is not None:
-        if opts["project"] is not None or opts["all"] or opts["before"] or opts["tag"]:
+        if opts["project"] is not None or opts["all"] or opts["before"] or opts["tag"] or opts["unused_for"]:
             raise CaveError("cave_invalid_arguments", "forget takes either an ID or --project/--before/--tag, not both")
         result = m.forget(opts["id"], dry_run=opts["dry_run"])
     else:
         if opts["all"] and opts["project"] is not None:
             raise CaveError("cave_invalid_arguments", "use either --project or --all")
         result = m.forget(project=opts["project"], before=opts["before"], tag=opts["tag"],
-                          all_projects=opts["all"], dry_run=opts["dry_run"])
+                          all_projects=opts["all"], dry_run=opts["dry_run"], unused_for=opts["unused_for"])
     _out(render.to_json(result) if opts["json"] else render.forget_text(result))
     return 0
 
@@ -339,4 +340,7 @@ def stats(opts: dict) -> int:
     """``cavemem stats --memory``: called by the engine's stats command."""
     result = _memory().stats()
     _out(render.to_json(result) if opts.get("json") else render.stats_text(result, table=tables.for_stdout()))
+    never = result.get("usage", {}).get("never_used", [])
+    if never and not opts.get("json"):  # hit-rate feedback: injected by hooks, never used by a reply
+        _out(f"never used ({len(never)}):\n" + "".join(f"  {n['id']}  injected {n['injected']}×  {n['text'][:100]}\n" for n in never[:20]))
     return 0

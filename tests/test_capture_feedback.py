@@ -1,0 +1,54 @@
+"""Hit-rate feedback: the user-prompt hook notes what it injected, the next Stop counts which of
+those the reply used; stats shows never-used memories; forget --unused-for finds old unused ones."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import time
+from pathlib import Path
+
+from conftest import cli_argv
+
+from cavemem.memory.capture.feedback import was_used
+
+
+def run(args, cwd, stdin=b""):
+    p = subprocess.run(cli_argv() + list(args), input=stdin, capture_output=True, cwd=cwd, timeout=120)
+    return p.returncode, p.stdout, p.stderr
+
+
+def test_was_used_needs_shared_wording_or_a_distinctive_token():
+    assert was_used("The API server now runs on port 8081.", "Start it with uvicorn --port 8081.")
+    assert was_used("Money values are always Decimal, never float.", "I kept the money values as Decimal, not float.")
+    assert not was_used("Please always run ruff format before committing.", "I fixed the typo in the README.")
+    assert not was_used("The API server now runs on port 8081.", "")
+
+
+def test_injected_then_used_or_not_is_counted_and_reported(cave_home, tmp_path):
+    proj = tmp_path / "acme"
+    (proj / ".git").mkdir(parents=True)
+    for text in ("the api server listens on port 8081", "deploys go out through the argo pipeline on fridays"):
+        assert run(["remember", text, "--at", "2026-06-01"], proj)[0] == 0
+    sess = {"session_id": "sess-fb", "cwd": str(proj), "hook_event_name": "UserPromptSubmit"}
+    rc, out, _ = run(["hook", "claude-code", "user-prompt"], proj, json.dumps(dict(sess, prompt="which port does the api server listen on?")).encode())
+    assert rc == 0 and b"8081" in out
+    rc, out, _ = run(["hook", "claude-code", "user-prompt"], proj, json.dumps(dict(sess, prompt="how do deploys go out, which pipeline?")).encode())
+    assert rc == 0 and b"argo" in out
+    stop = dict(sess, hook_event_name="Stop", last_assistant_message="Run it with `uvicorn app:main --port 8081`.")
+    assert run(["hook", "claude-code", "stop"], proj, json.dumps(stop).encode())[:2] == (0, b"")
+
+    def usage():
+        rc, out, _ = run(["stats", "--memory", "--json"], proj)
+        return json.loads(out).get("usage") if rc == 0 else None
+
+    end = time.monotonic() + 60
+    while time.monotonic() < end and not usage():
+        time.sleep(0.2)
+    use = usage()
+    assert use and use["injections"] == 2 and use["uses"] == 1
+    assert [n["text"] for n in use["never_used"]] == ["deploys go out through the argo pipeline on fridays"]
+    rc, out, _ = run(["stats", "--memory"], proj)
+    assert b"never used (1):" in out
+    rc, out, _ = run(["forget", "--unused-for", "90d", "--dry-run", "--json"], proj)
+    assert rc == 0 and json.loads(out)["would_forget"] == 1
