@@ -71,15 +71,28 @@ def test_engine_help_lists_toon(run_cli):
 # -- cavemem toon ----------------------------------------------------------------------------------
 
 
-def test_cavemem_encode_and_decode(run_cli):
+HIKES_STANDARD = (
+    b"hikes[2]{id,name,distanceKm,sunny}:\n  1,Blue Lake,7.5,true\n  2,Ridge,9.2,false\nfriends[2]: ana,luis\n"
+    b"meta:\n  season: spring_2025"
+)
+
+
+def test_cavemem_default_is_standard_toon_in_key_order(run_cli):
     r = run_cli("cavemem", "toon", "encode", input=HIKES)
+    assert (r.rc, r.stdout, r.stderr) == (0, HIKES_STANDARD, b"")
+    r = run_cli("cavemem", "toon", "decode", input=HIKES_STANDARD)
+    assert (r.rc, r.stdout, r.stderr) == (0, HIKES, b"")  # document key order, compact
+
+
+def test_cavemem_caveman_dialect_encode_and_decode(run_cli):
+    r = run_cli("cavemem", "toon", "encode", "--dialect", "caveman", input=HIKES)
     assert (r.rc, r.stdout, r.stderr) == (0, HIKES_TOON, b"")
-    r = run_cli("cavemem", "toon", "decode", input=HIKES_TOON)
+    r = run_cli("cavemem", "toon", "decode", "--dialect", "caveman", input=HIKES_TOON)
     assert r.rc == 0 and r.stderr == b"" and json.loads(r.stdout) == json.loads(HIKES)
 
 
 def test_cavemem_not_encodable_is_one_json_line_with_the_reason(run_cli):
-    r = run_cli("cavemem", "toon", "encode", input=b'{"rows":[{"id":1,"name":"a"},{"id":2,"label":"b"}]}')
+    r = run_cli("cavemem", "toon", "encode", "--dialect", "caveman", input=b'{"rows":[{"id":1,"name":"a"},{"id":2,"label":"b"}]}')
     assert r.rc == 1 and r.stdout == b""
     assert r.stderr.count(b"\n") == 1
     err = r.report
@@ -89,15 +102,18 @@ def test_cavemem_not_encodable_is_one_json_line_with_the_reason(run_cli):
 
 
 def test_cavemem_invalid_toon_names_the_line(run_cli):
-    r = run_cli("cavemem", "toon", "decode", input=b"a: 1\nb:  2")
+    r = run_cli("cavemem", "toon", "decode", "--dialect", "caveman", input=b"a: 1\nb:  2")
     assert r.rc == 1 and r.stdout == b""
     assert r.report == {"error": "cave_invalid_toon", "message": r.report["message"]}
     assert r.report["message"].startswith("not valid TOON: line 2")
+    r = run_cli("cavemem", "toon", "decode", input=b"a: 1\n   b: 2")  # standard, strict indentation
+    assert r.rc == 1 and r.stdout == b"" and r.report["error"] == "cave_invalid_toon"
+    assert r.report["message"].startswith("not valid TOON: ")
 
 
 @pytest.mark.parametrize(
     "args, needle",
-    [((), "missing verb"), (("bogus",), "unknown verb"), (("encode", "--nope"), "unknown option"), (("encode", "--delimiter", "tab"), "need --standard"), (("encode", "--standard", "--delimiter", "semicolon"), "must be one of")],
+    [((), "missing verb"), (("bogus",), "unknown verb"), (("encode", "--nope"), "unknown option"), (("encode", "--dialect", "caveman", "--delimiter", "tab"), "standard TOON only"), (("decode", "--dialect", "caveman", "--lenient"), "standard TOON only"), (("encode", "--standard", "--dialect", "caveman"), "conflict"), (("encode", "--dialect", "yaml"), "must be one of"), (("encode", "--delimiter", "semicolon"), "must be one of")],
 )
 def test_cavemem_bad_arguments_exit_2_before_reading_stdin(run_cli, args, needle):
     r = run_cli("cavemem", "toon", *args, input=OVERSIZE)
@@ -124,21 +140,35 @@ def test_cavemem_top_level_help_lists_toon(run_cli):
 
 def test_cavemem_standard_toon(run_cli):
     raw = b'{"b":[{"x":1,"y":[1,2]}],"a":"p|q"}'
-    r = run_cli("cavemem", "toon", "encode", "--standard", "--delimiter", "pipe", input=raw)
+    r = run_cli("cavemem", "toon", "encode", "--delimiter", "pipe", input=raw)
     assert (r.rc, r.stdout) == (0, b'b[1|]:\n  - x: 1\n    y[2|]: 1|2\na: "p|q"')
-    back = run_cli("cavemem", "toon", "decode", "--standard", input=r.stdout)
-    assert back.rc == 0 and json.loads(back.stdout) == json.loads(raw)
+    assert run_cli("cavemem", "toon", "encode", "--standard", "--delimiter", "pipe", input=raw).stdout == r.stdout
+    back = run_cli("cavemem", "toon", "decode", input=r.stdout)
+    assert (back.rc, back.stdout) == (0, raw)
     # the caveman form refuses the nested row; standard TOON has list items for it
-    assert run_cli("cavemem", "toon", "encode", input=raw).report["error"] == "cave_not_toon_encodable"
+    assert run_cli("cavemem", "toon", "encode", "--dialect", "caveman", input=raw).report["error"] == "cave_not_toon_encodable"
 
 
 def test_cavemem_standard_refuses_numbers_a_double_cannot_carry(run_cli):
-    r = run_cli("cavemem", "toon", "encode", "--standard", input=b'{"n":0.1000000000000000000001}')
-    assert r.rc == 1 and r.report["error"] == "cave_not_toon_encodable"
     r = run_cli("cavemem", "toon", "encode", input=b'{"n":0.1000000000000000000001}')
+    assert r.rc == 1 and r.report["error"] == "cave_not_toon_encodable"
+    r = run_cli("cavemem", "toon", "encode", "--dialect", "caveman", input=b'{"n":0.1000000000000000000001}')
     assert (r.rc, r.stdout) == (0, b"n: 0.1000000000000000000001")
 
 
-def test_cavemem_decode_standard_rejects_blank_input(run_cli):
-    r = run_cli("cavemem", "toon", "decode", "--standard", input=b"  \n")
+def test_cavemem_decode_blank_input(run_cli):
+    # standard TOON: an empty document is the empty object (spec root form); the caveman form refuses it
+    r = run_cli("cavemem", "toon", "decode", input=b"")
+    assert (r.rc, r.stdout, r.stderr) == (0, b"{}", b"")
+    r = run_cli("cavemem", "toon", "decode", "--dialect", "caveman", input=b"  \n")
     assert r.rc == 1 and r.report["error"] == "cave_invalid_toon"
+
+
+def test_cavemem_lenient_and_indent_reach_the_reader(run_cli):
+    four = b"a:\n    b: 1"
+    assert run_cli("cavemem", "toon", "decode", input=four).report["error"] == "cave_invalid_toon"
+    assert run_cli("cavemem", "toon", "decode", "--indent", "4", input=four).stdout == b'{"a":{"b":1}}'
+    short = b"a[3]: 1,2"
+    r = run_cli("cavemem", "toon", "decode", input=short)
+    assert r.rc == 1 and "expected 3 values, found 2" in r.report["message"]
+    assert run_cli("cavemem", "toon", "decode", "--lenient", input=short).stdout == b'{"a":[1,2]}'

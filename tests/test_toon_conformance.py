@@ -1,6 +1,7 @@
-"""Every case of the official TOON v4.0 conformance fixtures (../shared/corpus/toon-spec),
-run through cavemem's standard-TOON wrapper (:mod:`cavemem.toon.standard`, python-toon inside
-a round-trip proof).
+"""Every case of the official TOON v4.0 conformance fixtures (MIT, shipped in
+tests/data/toon-spec with their LICENSE), run through cavemem's standard-TOON wrapper
+(:mod:`cavemem.toon.standard`, python-toon inside a round-trip proof) and through the
+``cavemem toon`` CLI entry point with its default dialect (in process, for speed).
 
 Case semantics (fixtures.schema.json, upstream tests/README): encode = exact string match;
 decode = strict equality of the JSON value (key order kept, booleans never equal numbers,
@@ -10,17 +11,16 @@ numbers compared mathematically); ``shouldError`` cases must raise; options map 
 
 from __future__ import annotations
 
+import io
 import json
+import sys
+from pathlib import Path
 
 import pytest
 
 from cavemem.toon import codec, standard
-from conftest import SHARED
 
-FIXTURES = SHARED / "corpus" / "toon-spec" / "fixtures"
-
-if not FIXTURES.exists():  # the only allowed skip: the corpus is not checked out here
-    pytest.skip("TOON conformance fixtures not present", allow_module_level=True)
+FIXTURES = Path(__file__).parent / "data" / "toon-spec" / "fixtures"
 
 
 def _cases(category: str):
@@ -84,3 +84,54 @@ def test_standard_encode_through_json_bytes(case):
     if text:  # the empty document is {} in TOON; the CLI refuses blank input on purpose
         back = codec.decode_json_standard(text, indent=indent)
         assert json.loads(back) == json.loads(raw)
+
+
+# -- the same cases through ``cavemem toon`` (default dialect) ----------------------------------
+
+_DELIMITER_FLAG = {",": "comma", "\t": "tab", "|": "pipe"}
+
+
+def run_cavemem(monkeypatch, argv: list[str], stdin: bytes) -> tuple[int, bytes, str]:
+    """``cavemem ARGV`` in this process: real stdin/stdout/stderr streams, the real dispatcher."""
+    from cavemem.cli.main import run
+
+    out, err = io.TextIOWrapper(io.BytesIO(), encoding="utf-8"), io.StringIO()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8"))
+    monkeypatch.setattr(sys, "stdout", out)
+    monkeypatch.setattr(sys, "stderr", err)
+    rc = run(argv)
+    out.flush()
+    return rc, out.buffer.getvalue(), err.getvalue()
+
+
+@pytest.mark.parametrize("case", list(_cases("encode")))
+def test_cli_encode(case, monkeypatch):
+    opts = case.get("options", {})
+    argv = ["toon", "encode"]
+    if "delimiter" in opts:
+        argv += ["--delimiter", _DELIMITER_FLAG[opts["delimiter"]]]
+    if "indentSize" in opts:
+        argv += ["--indent", str(opts["indentSize"])]
+    rc, out, err = run_cavemem(monkeypatch, argv, json.dumps(case["input"]).encode())
+    if case.get("shouldError"):
+        assert rc == 1 and out == b"" and json.loads(err)["error"] == "cave_not_toon_encodable"
+        return
+    assert (rc, err) == (0, "")
+    assert out.decode("utf-8") == case["expected"]
+
+
+@pytest.mark.parametrize("case", list(_cases("decode")))
+def test_cli_decode(case, monkeypatch):
+    opts = case.get("options", {})
+    argv = ["toon", "decode"]
+    if opts.get("strict") is False:
+        argv.append("--lenient")
+    if "indentSize" in opts:
+        argv += ["--indent", str(opts["indentSize"])]
+    rc, out, err = run_cavemem(monkeypatch, argv, case["input"].encode("utf-8"))
+    if case.get("shouldError"):
+        assert rc == 1 and out == b"" and json.loads(err)["error"] == "cave_invalid_toon"
+        return
+    assert (rc, err) == (0, "")
+    got = json.loads(out)
+    assert strictly_equal(got, case["expected"]), (got, case["expected"])

@@ -52,6 +52,24 @@ def decode(text: str | bytes, *, strict: bool = True, indent: int = 2):
         raise StandardError(str(exc) or "invalid TOON") from None
 
 
+def decode_to_json(data: str | bytes, *, strict: bool = True, indent: int = 2) -> bytes:
+    """Standard TOON -> compact JSON in *document* key order (what any TOON v4 reader returns;
+    ``cavemem toon decode``'s default). An empty document is the empty object (spec root form)."""
+    import json
+
+    try:
+        text = data.decode("utf-8") if isinstance(data, bytes) else data
+    except UnicodeDecodeError as exc:
+        raise StandardError(f"not UTF-8 (byte {exc.start})") from None
+    value = decode(text, strict=strict, indent=indent)
+    try:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
+    except ValueError:  # a number beyond float range decoded to inf
+        raise StandardError("a number is outside the range JSON tools can read") from None
+    except UnicodeEncodeError:
+        raise StandardError("a string holds a lone surrogate escape") from None
+
+
 def encode(value, *, delimiter: str = ",", indent: int = 2) -> str:
     """Encode a JSON value as standard TOON (input key order kept, numbers canonical), emitted
     only if python-toon decodes it back to the same value (numbers compared exactly)."""

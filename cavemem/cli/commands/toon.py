@@ -8,9 +8,10 @@ Both read stdin (64 MiB cap) and write only the payload to stdout, with no added
   the reference's exact sentence and exit 1.
 - ``cavemem`` follows the cavemem contract: arguments are checked before stdin is read, errors
   are one JSON line on stderr (``cave_not_toon_encodable`` / ``cave_invalid_toon``, exit 1;
-  bad arguments ``cave_invalid_arguments``, exit 2) and the message says *why*. ``--standard``
-  switches to standard TOON v4 through python-toon (input key order, canonical numbers, any
-  delimiter).
+  bad arguments ``cave_invalid_arguments``, exit 2) and the message says *why*. The default is
+  standard TOON v4 through python-toon (input key order, canonical numbers, any delimiter; all
+  516 official conformance cases pass through this command); ``--dialect caveman`` is the
+  key-sorted form with verbatim number literals that ``caveman-engine toon`` speaks.
 """
 
 from __future__ import annotations
@@ -56,7 +57,9 @@ TOON_HELP = Command(
     "\n"
     "verbs:\n"
     "  encode    JSON on stdin -> TOON on stdout\n"
-    "  decode    TOON on stdin -> compact JSON on stdout (keys sorted, numbers verbatim)",
+    "  decode    TOON on stdin -> compact JSON on stdout\n"
+    "\n"
+    "Both speak standard TOON v4 by default; --dialect caveman is caveman-engine's form.",
     [],
     [Arg("verb", "encode or decode (each has its own --help)")],
     epilog=(
@@ -66,27 +69,38 @@ TOON_HELP = Command(
         "  cavemem toon encode --help"
     ),
 )
-_STANDARD_HELP = "standard TOON v4 via python-toon (keeps key order; any TOON v4 reader can decode it)"
+_DIALECT = Opt(
+    "--dialect", metavar="D", choices=("standard", "caveman"),
+    help="standard (default, TOON v4) or caveman (keys sorted, number literals verbatim)",
+)
+_STANDARD = Opt("--standard", help="same as --dialect standard (the default; kept for old scripts)")
 
 ENCODE = Command(
     "cavemem toon encode",
-    "Encode the JSON on stdin as TOON. The default (caveman) form sorts keys, keeps every number\n"
-    "literal as written and only accepts objects, scalar arrays and uniform tables of flat\n"
-    "objects; anything else (duplicate keys, nested rows, mixed arrays) fails with\n"
-    "cave_not_toon_encodable and the JSON should be kept as is.",
+    "Encode the JSON on stdin as TOON. The default is standard TOON v4 (input key order,\n"
+    "canonical numbers; a number a double cannot carry fails rather than change). The caveman\n"
+    "form (--dialect caveman) sorts keys, keeps every number literal as written and only accepts\n"
+    "objects, scalar arrays and uniform tables of flat objects. Anything not losslessly\n"
+    "encodable fails with cave_not_toon_encodable and the JSON should be kept as is.",
     [
-        Opt("--standard", help=_STANDARD_HELP),
-        Opt("--delimiter", metavar="D", choices=("comma", "tab", "pipe"), help="cell delimiter (with --standard)"),
-        Opt("--indent", metavar="N", type=positive_int, help="spaces per level (with --standard; default 2)"),
+        _DIALECT,
+        _STANDARD,
+        Opt("--delimiter", metavar="D", choices=("comma", "tab", "pipe"), help="cell delimiter (standard only)"),
+        Opt("--indent", metavar="N", type=positive_int, help="spaces per level (standard only; default 2)"),
     ],
 )
 
 DECODE = Command(
     "cavemem toon decode",
-    "Decode the TOON on stdin to compact JSON (keys sorted, numbers verbatim, HTML-safe\n"
-    "escaping). The default reads the caveman form strictly; --standard reads any TOON v4\n"
-    "document (numbers become their canonical values).",
-    [Opt("--standard", help="read standard TOON v4 via python-toon (strict mode)")],
+    "Decode the TOON on stdin to compact JSON. The default reads any standard TOON v4 document\n"
+    "(strict mode; keys in document order, numbers as their canonical values). --dialect caveman\n"
+    "reads the caveman form strictly (keys sorted, numbers verbatim, HTML-safe escaping).",
+    [
+        _DIALECT,
+        _STANDARD,
+        Opt("--indent", metavar="N", type=positive_int, help="spaces per level (standard only; default 2)"),
+        Opt("--lenient", help="standard only: turn off strict checks (counts, indentation, blank lines)"),
+    ],
 )
 
 VERBS = {"encode": ENCODE, "decode": DECODE}
@@ -95,31 +109,38 @@ VERBS = {"encode": ENCODE, "decode": DECODE}
 def cavemem_command(argv: list[str]) -> int:
     """``cavemem toon <verb> …``: the dispatcher passes the raw argv (no ``COMMAND``)."""
     verb, opts = parse_verb(argv, TOON_HELP, VERBS)
-    if verb == "encode" and not opts["standard"] and (opts["delimiter"] or opts["indent"]):
-        raise CaveError("cave_invalid_arguments", "cavemem toon encode: --delimiter and --indent need --standard")
+    caveman = opts.get("dialect") == "caveman"
+    if caveman and opts.get("standard"):
+        raise CaveError("cave_invalid_arguments", f"cavemem toon {verb}: --standard and --dialect caveman conflict")
+    if caveman and (opts.get("delimiter") or opts.get("indent") or opts.get("lenient")):
+        raise CaveError("cave_invalid_arguments", f"cavemem toon {verb}: --delimiter, --indent and --lenient apply to standard TOON only, not --dialect caveman")
     data = io.read_stdin()
-    out = _encode(data, opts) if verb == "encode" else _decode(data, opts)
+    out = _encode(data, opts, caveman) if verb == "encode" else _decode(data, opts, caveman)
     io.write_stdout(out)
     return 0
 
 
-def _encode(data: bytes, opts: dict) -> bytes:
+def _encode(data: bytes, opts: dict, caveman: bool) -> bytes:
     from cavemem.toon import codec
 
     try:
-        if opts["standard"]:
-            text = codec.encode_json_standard(data, delimiter=opts["delimiter"] or "comma", indent=opts["indent"] or 2)
-        else:
+        if caveman:
             text = codec.encode_json(data)
+        else:
+            text = codec.encode_json_standard(data, delimiter=opts["delimiter"] or "comma", indent=opts["indent"] or 2)
     except codec.NotEncodable as exc:
         raise CaveError("cave_not_toon_encodable", f"not losslessly TOON-encodable ({exc.reason}); keep JSON") from None
     return text.encode("utf-8")
 
 
-def _decode(data: bytes, opts: dict) -> bytes:
-    from cavemem.toon import codec
+def _decode(data: bytes, opts: dict, caveman: bool) -> bytes:
+    from cavemem.toon import codec, standard
 
     try:
-        return codec.decode_json_standard(data) if opts["standard"] else codec.decode_json(data)
+        if caveman:
+            return codec.decode_json(data)
+        return standard.decode_to_json(data, strict=not opts.get("lenient"), indent=opts.get("indent") or 2)
     except codec.InvalidToon as exc:
         raise CaveError("cave_invalid_toon", f"not valid TOON: {exc.reason}") from None
+    except standard.StandardError as exc:
+        raise CaveError("cave_invalid_toon", f"not valid TOON: {exc}") from None
