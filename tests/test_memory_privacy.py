@@ -289,7 +289,8 @@ def test_adversarial_inputs_redact_in_linear_time(name):
     t0 = time.perf_counter()
     out, _ = redact(text)
     took = time.perf_counter() - t0
-    assert took < 1.0, (name, took)
+    # 1 s on an idle machine; on a loaded one the linear scan slows down alike and stretches the bound
+    assert took < max(1.0, 10 * base), (name, took, base)
     assert took < 25 * base + 0.05, (name, took, base)
     assert redact(out)[0] == out
 
@@ -297,3 +298,21 @@ def test_adversarial_inputs_redact_in_linear_time(name):
 def test_many_pem_headers_are_all_hidden():
     out, found = redact("-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n" * 50)
     assert "MIIEvQ" not in out and found["private_key"] >= 1
+
+
+_FRAGMENTS = [
+    "password", "Password", "pwd", "secret", "token", "api_key", "key", " is ", " ", ":", "=", "\n", '"', "'",
+    "Qm4!vT9xLp", "hunter22", "AKIAQ2VY7FJ3HSXN4M5E", "Zr9/Kf3Qm1xTb7Vw+Lp8Ns2Hc5Jd4Ge6Ua0YiOoP", "aws",
+    "-----BEGIN PRIVATE KEY-----", "-----END PRIVATE KEY-----", "MIIEvQ", "https://", "u:p@h", "@", "/",
+    "curl -u ", "docker login -p ", "--token ", "sk-", "ghp_", "xoxb-", "[REDACTED:password]", "sig=", "AccountKey=",
+    "AC" + "0123456789abcdef" * 2, "0123456789abcdef" * 2, "Bearer ", "eyJ", ".", "the", "was", "to",
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_FRAGMENTS) | st.text(max_size=8), max_size=40))
+def test_redaction_of_secret_shaped_text_is_idempotent_and_never_raises(parts):
+    text = "".join(parts)
+    once, found = redact(text)
+    assert redact(once)[0] == once
+    assert all(n > 0 for n in found.values())

@@ -117,6 +117,9 @@ def _pairs(text: str, low: str, found: dict[str, int]) -> str:
     return text
 
 
+_PLACED = re.compile(r"\[redacted:[a-z0-9_]{1,40}\]")
+
+
 def _substitute(text: str, kind: str, rx: re.Pattern[str], group, check, found: dict[str, int]) -> str:
     """Replace ``group`` of every match of ``rx`` (0 = the whole match) that passes ``check``."""
 
@@ -124,7 +127,7 @@ def _substitute(text: str, kind: str, rx: re.Pattern[str], group, check, found: 
         if check is not None and not check(m):
             return m.group(0)
         name = secret_context.value_group(m)[0] if group is None else group
-        if m.group(name) is None:
+        if m.group(name) is None or "[REDACTED:" in m.group(name):  # already hidden: keeps redact idempotent
             return m.group(0)
         found[kind] = found.get(kind, 0) + 1
         if name == 0:
@@ -140,19 +143,37 @@ def _substitute(text: str, kind: str, rx: re.Pattern[str], group, check, found: 
 def redact(text: str) -> tuple[str, dict[str, int]]:
     """Replace secrets with ``[REDACTED:<kind>]``. Returns (text, {kind: count}).
 
-    Order: PEM blocks, fixed-format provider tokens (their kind is the most specific), then
-    secrets known by their context, then the other halves of credential pairs."""
+    A placeholder can give a later rule new context (``x-[REDACTED:…]--token v``), so passes
+    repeat until one finds nothing (at most 3; a text without secrets takes one): the result is
+    a fixed point and redacting it again changes nothing."""
+    total: dict[str, int] = {}
+    for _ in range(3):
+        text, found = _redact_once(text)
+        for k, n in found.items():
+            total[k] = total.get(k, 0) + n
+        if not found:
+            break
+    return text, total
+
+
+def _redact_once(text: str) -> tuple[str, dict[str, int]]:
+    """One pass. Order: PEM blocks, fixed-format provider tokens (their kind is the most
+    specific), the other halves of credential pairs, then secrets known by their context."""
     found: dict[str, int] = {}
     if "PRIVATE KEY" in text:
         text = _private_keys(text, found)
     for kind, rx, group in secret_rules.active_rules(text, text.lower()):
         text = _substitute(text, kind, rx, group, None, found)
     low = text.lower()
+    text = _pairs(text, low, found)
+    low = text.lower()
+    probe = _PLACED.sub(" ", low) if "[redacted:" in low else low  # our placeholders hold key words
+    hints = {g for g in secret_context.ALL_GUARDS if g in probe}
     for kind, rx, check, guards in secret_context.RULES:
-        if any(g in low for g in guards):
+        if hints.intersection(guards):
             text = _substitute(text, kind, rx, None, check, found)
             low = text.lower()
-    return _pairs(text, low, found), found
+    return text, found
 
 
 def clean_fields(fields: dict[str, object]) -> tuple[dict[str, object], dict[str, int]]:

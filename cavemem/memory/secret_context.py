@@ -172,7 +172,7 @@ RULES: list[Rule] = [
     ("url_password", Lazy(r"\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^\s:/@\"'<>]{0,256}:(?P<v>[^\s@\"'<>]{1,256})@(?=[A-Za-z0-9\[])"), _url_password, ("://",)),
     ("basic_auth", Lazy(r"(?i)\bauthorization\s{0,5}[:=]\s{0,5}[\"']?basic\s{1,5}(?P<v>[A-Za-z0-9+/]{8,1024}={0,2})"), lambda m: True, ("basic",)),
     ("bearer_token", Lazy(r"(?i)\bbearer\s{1,5}(?P<v>[A-Za-z0-9._~+/-]{16,4096}=*)"), _bearer, ("bearer",)),
-    ("cli_credential", Lazy(r"(?<![\w-])(?:-u|--user)(?:\s{1,5}|=)[\"']?(?P<v>[^\s:\"']{1,256}:[^\s\"']{1,256})"), _not_placeholder, ("-u", "--user")),
+    ("cli_credential", Lazy(r"(?<![\w-])(?:-u|--user)(?:\s{1,5}|=)[\"']?(?P<v>[^\s:\"'\[$]{1,256}:[^\s\"']{1,256})"), _not_placeholder, ("-u", "--user")),
     ("cli_credential", Lazy(r"(?i)\b(?:docker|podman|nerdctl|buildah|skopeo|helm)\s{1,5}(?:registry\s{1,5})?login\b[^\n]{0,200}?\s(?:-p|--password)(?:\s{1,5}|=)[\"']?(?P<v>[^\s\"']{1,512})"), _not_placeholder, ("login",)),
     ("cli_credential", Lazy(r"\b(?:mysql|mysqldump|mariadb|mysqladmin)\b[^\n]{0,200}?\s-p(?P<v>[^\s\"']{1,256})"), _not_placeholder, ("mysql", "mariadb")),
     ("cli_credential", Lazy(r"\bsshpass\s{1,5}-p\s{0,5}[\"']?(?P<v>[^\s\"']{1,256})"), _not_placeholder, ("sshpass",)),
@@ -188,3 +188,4 @@ RULES: list[Rule] = [
     ("high_entropy_secret", Lazy(r"(?i:(?<![A-Za-z0-9])(?:keys?|secrets?|tokens?|credentials?|apikey|passwords?)(?P<suffix>))" + _FILL + r"(?:[ \t]{1,3}+(?:is|was|are|to|as))?[\s:=]{1,5}+[\"'`]?(?P<v>[A-Za-z0-9+/_.=-]{20,512}+)"), _high_entropy, HINTS),
 ]
 
+ALL_GUARDS = frozenset(g for rule in RULES for g in rule[3])

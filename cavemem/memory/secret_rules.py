@@ -113,14 +113,13 @@ class Lazy:
 
 
 RULES: list[tuple[str, Lazy, int]] = [(k, Lazy(p), g) for k, p, g, _ in _TABLE]
-GUARDS: list[tuple[tuple[str, ...], bool]] = [(gs, k in _LOWER) for k, _, _, gs in _TABLE]
+# flat (guard, rule index) lists: one ``in`` per guard, no per-rule generator
+_FLAT = [(g, i) for i, (k, _, _, gs) in enumerate(_TABLE) if k not in _LOWER for g in gs]
+_FLAT_LOWER = [(g, i) for i, (k, _, _, gs) in enumerate(_TABLE) if k in _LOWER for g in gs]
 
 
 def active_rules(text: str, low: str) -> list[tuple[str, Lazy, int]]:
-    """The rules whose guard substring occurs in the text (a substring check, no regex)."""
-    out = []
-    for rule, (guards, lower) in zip(RULES, GUARDS):
-        hay = low if lower else text
-        if any(g in hay for g in guards):
-            out.append(rule)
-    return out
+    """The rules whose guard substring occurs in the text (a substring check, no regex), in table order."""
+    hit = {i for g, i in _FLAT if g in text}
+    hit.update(i for g, i in _FLAT_LOWER if g in low)
+    return [RULES[i] for i in sorted(hit)]
