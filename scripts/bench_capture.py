@@ -134,9 +134,60 @@ def big_transcript(tmp: str, mb: int) -> dict:
             "incremental_s": round(t_incr, 3), "incremental_messages": second.new_messages}
 
 
+def _cmd() -> list[str]:
+    exe = Path(sys.executable).with_name("cavemem")
+    return [str(exe)] if exe.exists() else [sys.executable, "-m", "cavemem"]
+
+
+def hook_latency(tmp: str, runs: int) -> dict:
+    """Wall time of the real Stop / SessionEnd hook processes (fresh process each, warm store),
+    each after one more turn was appended to the transcript; children's peak RSS."""
+    import statistics
+    import subprocess
+
+    proj = os.path.join(tmp, "hookproj")
+    os.makedirs(os.path.join(proj, ".git"), exist_ok=True)
+    path = os.path.join(proj, "t.jsonl")
+    src = (DATA / "acme-api-01-setup.jsonl").read_bytes()
+    with open(path, "wb") as fh:
+        fh.write(src)
+    env = dict(os.environ, CAVEMAN_HOME=os.path.join(tmp, "hookhome"))
+    payload = {"session_id": "bench-hook", "cwd": proj, "transcript_path": path, "hook_event_name": "Stop",
+               "last_assistant_message": "Done."}
+    subprocess.run(_cmd() + ["hook", "claude-code", "stop"], input=json.dumps(payload).encode(), env=env, timeout=60)
+    time.sleep(2)  # first drain (archive + capture) in the background
+    walls: dict = {"stop": [], "session-end": [], "stop CAPTURE=0": []}
+    peak = 0
+    for i in range(runs):
+        with open(path, "ab") as fh:
+            fh.write(src.replace(b'"uuid":"', b'"uuid":"r%d-' % i)[:src.index(b"\n", 2000) + 1])
+        for event in walls:
+            name = event.split()[0]
+            run_env = dict(env, CAVEMAN_CAPTURE="0") if "CAPTURE=0" in event else env
+            t0 = time.perf_counter()
+            proc = subprocess.Popen(_cmd() + ["hook", "claude-code", name], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, env=run_env)
+            proc.stdin.write(json.dumps(payload).encode())
+            proc.stdin.close()
+            stdout = proc.stdout.read()
+            proc.stderr.read()
+            _, status, usage = os.wait4(proc.pid, 0)  # this hook's own rusage (and its waited children's)
+            proc.returncode = os.waitstatus_to_exitcode(status)
+            walls[event].append((time.perf_counter() - t0) * 1000)
+            peak = max(peak, usage.ru_maxrss)
+            assert proc.returncode == 0 and stdout == b""
+    out = {"runs": runs, "hook_peak_rss_mb": round(peak / 1024, 1)}
+    for event, w in walls.items():
+        w.sort()
+        out[event] = {"p50_ms": round(statistics.median(w), 1), "p95_ms": round(w[max(0, int(len(w) * 0.95) - 1)], 1),
+                      "max_ms": round(w[-1], 1)}
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--big-mb", type=int, default=50)
+    ap.add_argument("--hook-runs", type=int, default=20)
     args = ap.parse_args()
     out: dict = {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -147,6 +198,8 @@ def main() -> int:
                          "all": summarise(res["files"], None), "files": res["files"], "ms_per_file": res["ms_per_file"]}
         if args.big_mb:
             out["big"] = big_transcript(tmp, args.big_mb)
+        if args.hook_runs:
+            out["hooks"] = hook_latency(tmp, args.hook_runs)
     print(f"{'mode':9} {'split':6} {'files':>5} {'gold':>4} {'recall':>7} {'stored':>6} {'prec':>6} {'noise':>5} {'secret':>6} {'updates':>7}")
     for mode in ("baseline", "rules"):
         for split in ("tune", "check", "all"):
@@ -161,6 +214,12 @@ def main() -> int:
         b = out["big"]
         print(f"archive {b['mb']} MB transcript: first pass {b['first_pass_s']} s ({b['first_messages']} messages), "
               f"next Stop {b['incremental_s']} s ({b['incremental_messages']} new messages)")
+    if "hooks" in out:
+        h = out["hooks"]
+        for event in ("stop", "session-end", "stop CAPTURE=0"):
+            print(f"hook {event:14} p50 {h[event]['p50_ms']} ms  p95 {h[event]['p95_ms']} ms  max {h[event]['max_ms']} ms "
+                  f"({h['runs']} runs; target p95 <= 250 ms)")
+        print(f"hook process peak RSS {h['hook_peak_rss_mb']} MB (target <= 200 MB)")
     RESULTS.parent.mkdir(exist_ok=True)
     RESULTS.write_text(json.dumps(out, indent=1, ensure_ascii=False))
     return 0

@@ -52,3 +52,21 @@ def test_injected_then_used_or_not_is_counted_and_reported(cave_home, tmp_path):
     assert b"never used (1):" in out
     rc, out, _ = run(["forget", "--unused-for", "90d", "--dry-run", "--json"], proj)
     assert rc == 0 and json.loads(out)["would_forget"] == 1
+
+
+def test_session_start_briefing_puts_confirmed_memories_first_and_marks_captures(cave_home, tmp_path):
+    from cavemem import Memory
+    from cavemem.hooks.claude_code import briefing
+    from cavemem.memory.capture import extract
+    from cavemem.memory.capture.pipeline import store_candidate
+
+    proj = tmp_path / "acme"
+    (proj / ".git").mkdir(parents=True)
+    m = Memory(cwd=str(proj), scorers=[])
+    cand = extract.Candidate("Let's go with Celery for the email queue.", "decision", "decision", 0.8, "u1", "decision:email queue")
+    captured = store_candidate(m, cand, "acme", "s1")["id"]
+    m.remember("deploys go out through the argo pipeline", kind="note", at="2026-01-01")
+    lines = [line for line in briefing(m).splitlines() if line.startswith("- [")]
+    m.close()
+    assert "argo" in lines[0] and "Celery" in lines[1]
+    assert "unconfirmed" in lines[1] and captured in lines[1] and "unconfirmed" not in lines[0]

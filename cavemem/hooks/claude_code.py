@@ -85,11 +85,24 @@ def _one_line(text: str, width: int = LINE_CHARS) -> str:
     return flat if len(flat) <= width else flat[: width - 1] + "…"
 
 
-def _briefing_order(records):
-    """Preferences, decisions, facts, then the rest; newest first within each kind."""
+def _briefing_order(records, unconfirmed: frozenset = frozenset()):
+    """Confirmed memories before unconfirmed captures; within each, preferences, decisions,
+    facts, then the rest; newest first within each kind."""
     indexed = list(enumerate(records))  # records come newest first
-    indexed.sort(key=lambda p: (KIND_ORDER.get(p[1].kind or "", 3), p[0]))
+    indexed.sort(key=lambda p: (p[1].id in unconfirmed, KIND_ORDER.get(p[1].kind or "", 3), p[0]))
     return [r for _, r in indexed]
+
+
+def _unconfirmed(memory, records) -> frozenset:
+    """Ids among ``records`` that were captured automatically and not confirmed yet."""
+    found = [r.id for r in records]
+    if not found:
+        return frozenset()
+    try:
+        rows = memory.store.read(f"SELECT id FROM mem_capture WHERE captured = 1 AND confidence < 1 AND id IN ({','.join('?' * len(found))})", found)
+    except Exception:  # noqa: BLE001 - an older store without capture tables: no captures
+        return frozenset()
+    return frozenset(r[0] for r in rows)
 
 
 def briefing(memory, budget: int = SESSION_START_TOKENS) -> str:
@@ -102,12 +115,15 @@ def briefing(memory, budget: int = SESSION_START_TOKENS) -> str:
     total = memory.count()
     project = memory.project(None)
     lines: list[str] = []
-    for rec in _briefing_order(records):
+    unconfirmed = _unconfirmed(memory, records)
+    for rec in _briefing_order(records, unconfirmed):
         tags = [rec.created_at[:10] or "?"]
         if rec.kind:
             tags.append(rec.kind)
         if rec.topic:
             tags.append(_one_line(rec.topic, 60))
+        if rec.id in unconfirmed:
+            tags.append("unconfirmed")
         tags.append(rec.id)
         lines.append(f"- [{' · '.join(tags)}] {_one_line(rec.text)}")
 
@@ -177,6 +193,9 @@ def user_prompt(memory, event: dict) -> dict | None:
     if not result["hits"]:
         return None
     note_injected(event, result["hits"])
+    for hit in result["hits"]:  # automatic captures nobody confirmed yet say so
+        if hit.get("unconfirmed"):
+            hit["text"] = "(unconfirmed capture) " + hit.get("text", "")
     return hook_output("UserPromptSubmit", context_block(result))
 
 
