@@ -18,10 +18,10 @@ line number and skipped; the good lines around it are imported. Writes are commi
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
+from .. import fastjson
 from ..gocompat import go_text
 from . import ids
 from .store import KINDS, MAX_MEMORY_BYTES, MemoryRecord, MemoryStore, bump_corpus, index_terms, insert_rows
@@ -31,7 +31,7 @@ _OPTIONAL_STR = ("valid_until", "supersedes", "superseded_by", "change", "sessio
 
 
 def export_line(rec: MemoryRecord) -> str:
-    return json.dumps(rec.to_dict(with_extra=False), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return fastjson.dumps_compact(rec.to_dict(with_extra=False), sort_keys=True)
 
 
 @dataclass
@@ -91,7 +91,7 @@ def _check_unicode(obj: dict) -> None:
 def parse_line(raw: str, *, redact: bool, now: str, report: ImportReport) -> MemoryRecord:
     """One JSONL line → a record ready to insert (raises :class:`BadLine`)."""
     try:
-        obj = json.loads(raw)
+        obj = fastjson.loads(raw)  # orjson when it agrees; lone surrogates etc. go to the stdlib
     except ValueError as exc:
         raise BadLine("cave_invalid_input", f"invalid JSON: {exc}") from None
     if not isinstance(obj, dict):
