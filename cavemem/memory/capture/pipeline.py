@@ -24,10 +24,12 @@ class CaptureReport:
     archived_bytes: int = 0
     stored: list[dict] = field(default_factory=list)  # {"id", "status", "capture_kind", "confidence"}
     skipped: int = 0
+    extractor: str = "rules"
 
     def to_dict(self) -> dict:
         return {"session": self.session, "project": self.project, "new_messages": self.new_messages,
-                "archived_bytes": self.archived_bytes, "stored": self.stored, "skipped": self.skipped}
+                "archived_bytes": self.archived_bytes, "stored": self.stored, "skipped": self.skipped,
+                "extractor": self.extractor}
 
 
 def enabled() -> bool:
@@ -74,6 +76,20 @@ def store_candidate(memory, cand: extract.Candidate, project: str, session: str,
             **({"supersedes": old.id} if status == "superseded" and old is not None else {})}
 
 
+def candidates(messages, report: "CaptureReport") -> list:
+    """The LLM's candidates when an endpoint is configured and answers, else the rules'."""
+    from . import llm
+
+    if llm.enabled():
+        try:
+            found = llm.extract(messages)
+            report.extractor = "llm"
+            return found
+        except llm.LLMError as exc:
+            report.extractor = f"rules (llm failed: {exc})"[:200]
+    return extract.extract(messages)
+
+
 def capture_transcript(memory, path: str, *, session: str | None = None, cwd: str | None = None,
                        project: str | None = None, ccr=None, extract_memories: bool | None = None) -> CaptureReport:
     """Archive ``path``'s new lines into the recovery store and store what they say durably."""
@@ -92,7 +108,7 @@ def capture_transcript(memory, path: str, *, session: str | None = None, cwd: st
     report.session, report.project = sid, proj
     if extract_memories if extract_memories is not None else enabled():
         by_uuid = {m.uuid: m for m in chunk.messages}
-        for cand in extract.extract(chunk.messages):
+        for cand in candidates(chunk.messages, report):
             when = by_uuid[cand.source_message].timestamp or None
             try:
                 at = ids.format_time(ids.parse_when(when, what="at")) if when else None
