@@ -109,7 +109,7 @@ def main() -> None:
         with open(os.path.join(HERE, name), "w", encoding="utf-8") as fh:
             fh.write(build(sess))
         gold[name] = {k: sess.get(k, []) for k in ("gold", "noise", "secrets", "updates")}
-        gold[name].update(project=sess["project"], session=sess["session"], order=sess["order"])
+        gold[name].update(project=sess["project"], session=sess["session"], order=sess["order"], fresh=bool(sess.get("fresh")))
     with open(os.path.join(HERE, "gold.json"), "w", encoding="utf-8") as fh:
         json.dump(gold, fh, indent=1, ensure_ascii=False)
         fh.write("\n")

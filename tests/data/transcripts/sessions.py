@@ -334,3 +334,92 @@ SESSIONS = [
         "secrets": [],
     },
 ]
+
+# Written after the rules were frozen (commit 981baa3) and run once, untuned: the "fresh" rows of
+# scripts/bench_capture.py. Phrasing deliberately varied.
+FRESH = [
+    {
+        "name": "mobile-01-release", "order": 14, "project": "mobile-app", "cwd": "/home/ana/code/mobile-app", "fresh": True,
+        "session": "3c2b1a00-9f8e-4d7c-b6a5-443322110099", "start": "2026-10-28T10:00:00",
+        "turns": [
+            ("u", "yo, can you check why the iOS build fails on CI?"),
+            ("a", "Let me look at the logs.", {"tools": [("Bash", {"command": "gh run view 812 --log-failed"}, "error: Signing for \"App\" requires a development team. Select a development team in the Signing & Capabilities editor.\n** BUILD FAILED **\n")]}),
+            ("a", "The build fails because the CI keychain has no signing identity: the root cause is that the `MATCH_PASSWORD` secret was removed from the repository settings, so fastlane match cannot decrypt the certificates. Fix: add the secret back and re-run; I also made the lane fail early with a clear message when it is missing."),
+            ("u", "ok thanks. btw we target iOS 16 as minimum now, dropped 15."),
+            ("a", "I'll set IPHONEOS_DEPLOYMENT_TARGET to 16.0."),
+            ("u", "Going forward, releases are cut from the release/* branches only."),
+            ("a", "Noted."),
+            ("u", "and we settled on Expo EAS for OTA updates instead of CodePush"),
+            ("a", "Okay."),
+        ],
+        "gold": [
+            {"id": "signing", "kind": "bugfix", "must": ["match_password", "signing"]},
+            {"id": "ios", "kind": "fact", "must": ["ios 16"]},
+            {"id": "release", "kind": "preference", "must": ["release/*"]},
+            {"id": "eas", "kind": "decision", "must": ["eas", "codepush"]},
+        ],
+        "noise": ["yo, can you check", "Let me look at the logs", "BUILD FAILED"],
+        "secrets": [],
+    },
+    {
+        "name": "mobile-02-api", "order": 15, "project": "mobile-app", "cwd": "/home/ana/code/mobile-app", "fresh": True,
+        "session": "4d3c2b1a-0f9e-4e8d-a7b6-554433221100", "start": "2026-11-02T15:00:00",
+        "turns": [
+            ("u", "The backend base URL is api.mobile.acme.io, and the websocket endpoint is wss://rt.mobile.acme.io/v2."),
+            ("a", "I'll put both in the config."),
+            ("u", "Actually we now target iOS 17 minimum, product decided."),
+            ("a", "Updated the deployment target to 17.0."),
+            ("u", "Here is my personal access token for the npm registry: npm_Zx81kQpL02mNvB7cR4tY9wE3uI6oA5sD1fG8"),
+            ("a", "I'll use it for this install only and not save it.", {"tools": [("Bash", {"command": "npm ci"}, "added 1204 packages in 41s\n")]}),
+            ("u", "I don't want any default exports in new files please."),
+            ("a", "Understood."),
+            ("u", "great work today, cheers"),
+        ],
+        "gold": [
+            {"id": "api", "kind": "fact", "must": ["api.mobile.acme.io"]},
+            {"id": "ws", "kind": "fact", "must": ["rt.mobile.acme.io"]},
+            {"id": "ios", "kind": "fact", "must": ["ios 17"]},
+            {"id": "exports", "kind": "preference", "must": ["default exports"]},
+        ],
+        "updates": [["mobile-01-release:ios", "mobile-02-api:ios"]],
+        "noise": ["great work today", "added 1204 packages"],
+        "secrets": ["npm_Zx81kQpL02mNvB7cR4tY9wE3uI6oA5sD1fG8"],
+    },
+    {
+        "name": "search-01-index", "order": 16, "project": "search-svc", "cwd": "/opt/src/search-svc", "fresh": True,
+        "session": "5e4d3c2b-1a0f-4f9e-b8c7-665544332211", "start": "2026-11-03T09:30:00",
+        "turns": [
+            ("u", "Queries time out after the reindex. p99 went from 80ms to 4s."),
+            ("a", "Checking the index settings.", {"tools": [("Bash", {"command": "curl -s localhost:9200/products/_settings"}, "{\"products\":{\"settings\":{\"index\":{\"number_of_replicas\":\"0\",\"refresh_interval\":\"1s\"}}}}\n")]}),
+            ("a", "The issue was that the reindex job set number_of_replicas to 0 and never restored it, so every query hits a single overloaded shard copy. I fixed it by restoring replicas to 2 at the end of the reindex job and adding a check to the runbook."),
+            ("u", "Elasticsearch runs on port 9200 on es-1.search.internal, Kibana on 5601."),
+            ("a", "Noted."),
+            ("u", "We'll keep Elasticsearch 8.13 for now rather than moving to OpenSearch."),
+            ("a", "Okay, I'll leave the client pinned."),
+        ],
+        "gold": [
+            {"id": "replicas", "kind": "bugfix", "must": ["replicas", "reindex"]},
+            {"id": "host", "kind": "fact", "must": ["es-1.search.internal"]},
+            {"id": "kibana", "kind": "fact", "must": ["5601"]},
+            {"id": "es", "kind": "decision", "must": ["elasticsearch 8.13", "opensearch"]},
+        ],
+        "noise": ["Checking the index settings", "refresh_interval"],
+        "secrets": [],
+    },
+    {
+        "name": "search-02-chatter", "order": 17, "project": "search-svc", "cwd": "/opt/src/search-svc", "fresh": True,
+        "session": "6f5e4d3c-2b1a-4a0f-9c8d-776655443322", "start": "2026-11-04T11:00:00",
+        "turns": [
+            ("u", "morning! can you run the test suite?"),
+            ("a", "Running it.", {"tools": [("Bash", {"command": "go test ./..."}, "ok  \tsearch/api\t1.2s\nok  \tsearch/index\t3.4s\n")]}),
+            ("a", "All packages pass."),
+            ("u", "nice. what port was kibana on again?"),
+            ("a", "5601."),
+            ("u", "cool, I'll take it from here"),
+        ],
+        "gold": [],
+        "noise": ["Running it", "All packages pass", "take it from here", "what port was kibana"],
+        "secrets": [],
+    },
+]
+SESSIONS = SESSIONS + FRESH
