@@ -228,3 +228,27 @@ def test_07_evals_fifo_fixture_does_not_block(tmp_path):
     os.mkfifo(root / "manifest.yaml")
     with pytest.raises(EvalError, match="not a regular file"):
         load_dir(root)
+
+
+LONE = b'[{"a":"x\\ud800y","b":1},{"a":"z","b":2},{"a":"w","b":3}]'
+
+
+def test_12_lone_surrogate_is_not_called_lossless(tmp_path):
+    for dialect in ([], ["--dialect", "caveman"]):
+        r = _run("toon", "encode", *dialect, input=LONE, cwd=tmp_path)
+        assert r.returncode == 1 and _err(r)["error"] == "cave_not_toon_encodable", r.stderr
+        assert r.stdout == b""
+    c = _run("compress", "--type", "toon", input=LONE, cwd=tmp_path)
+    report = json.loads(c.stderr)
+    assert c.returncode == 0
+    if report.get("lossless_to_model"):
+        back = _run("retrieve", report["recovery_handle"], cwd=tmp_path)
+        assert back.stdout == LONE
+        assert b"\xef\xbf\xbd" not in c.stdout  # a lossless claim never carries U+FFFD for the escape
+    else:
+        assert c.stdout == LONE
+    bad_utf8 = b'[{"a":"x\xffy","b":1},{"a":"z","b":2}]'
+    r = _run("toon", "encode", input=bad_utf8, cwd=tmp_path)
+    assert r.returncode == 1 and _err(r)["error"] == "cave_not_toon_encodable"
+    ok = _run("toon", "encode", input=b'{"a":"caf\\u00e9 \\ud83d\\ude00"}', cwd=tmp_path)
+    assert ok.returncode == 0 and "café 😀".encode() in ok.stdout

@@ -149,16 +149,18 @@ def test_tab_delimiter_is_refused_by_the_dialect():
         dialect.encode({"a": [1, 2]}, delimiter="\t")
 
 
-def test_invalid_utf8_inside_strings_becomes_replacement_character():
-    out = codec.encode_json(b'{"s":"a\xffb"}')
-    assert out == "s: a\ufffdb"
-    assert codec.decode_json(out) == '{"s":"a\ufffdb"}'.encode()
+def test_invalid_utf8_inside_strings_is_not_encodable():
+    # U+FFFD in the TOON would not be the caller's bytes: no lossless claim (issue 15 item 12)
+    with pytest.raises(codec.NotEncodable, match="not valid UTF-8"):
+        codec.encode_json(b'{"s":"a\xffb"}')
 
 
-def test_lone_surrogate_escape_becomes_replacement_character():
-    assert codec.encode_json(b'{"s":"x\\ud800"}') == "s: x\ufffd"
+def test_lone_surrogate_escape_is_not_encodable():
+    with pytest.raises(codec.NotEncodable, match="lone surrogate"):
+        codec.encode_json(b'{"s":"x\\ud800"}')
     with pytest.raises(codec.NotEncodable, match="duplicate key"):
         codec.encode_json(b'{"\\ud800":1,"\\udbff":2}')  # both keys decode to U+FFFD
+    assert codec.encode_json(b'{"s":"\\ud83d\\ude00 \\\\ud800"}') == "s: \U0001f600 \\ud800"  # a pair and an escaped backslash are fine
 
 
 # -- the runtime proof ---------------------------------------------------------------------------

@@ -71,6 +71,23 @@ def nesting_depth(value) -> int:
     return deepest
 
 
+def _has_lone_surrogate(value) -> bool:
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            try:
+                v.encode("utf-8")
+            except UnicodeEncodeError:
+                return True
+        elif isinstance(v, dict):
+            stack.extend(v.keys())
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
+    return False
+
+
 def prove_round_trip(value, text: str) -> None:
     """Raise :class:`NotEncodable` unless ``text`` provably decodes back to ``value``."""
     from . import standard
@@ -89,6 +106,9 @@ def encode_value(value) -> str:
     """Caveman-dialect TOON for a JSON-model value, proven to round-trip."""
     if nesting_depth(value) > MAX_PROVEN_DEPTH:
         raise NotEncodable(f"nested deeper than {MAX_PROVEN_DEPTH} levels")
+    if _has_lone_surrogate(value):
+        # UTF-8 output would carry U+FFFD instead: not the same value, so not lossless (issue 15 item 12)
+        raise NotEncodable("a string holds a lone surrogate (a \\ud800-style escape) that UTF-8 TOON cannot carry")
     try:
         text = dialect.encode(value)
     except dialect.EncodeError as exc:
@@ -109,7 +129,31 @@ def encode_json(data: bytes | str) -> str:
         value = parse_json(data)
     except JSONValueError as exc:
         raise NotEncodable(str(exc)) from None
+    _check_exact_text(data)
     return encode_value(value)
+
+
+def _check_exact_text(data: bytes | str) -> None:
+    """The value model turns invalid UTF-8 and lone surrogate escapes into U+FFFD (as Go does);
+    TOON text made from that is not the caller's value, so it is refused instead of being
+    called lossless (issue 15 item 12). The JSON is then kept as it is."""
+    if isinstance(data, (bytes, bytearray, memoryview)):
+        try:
+            text = bytes(data).decode("utf-8")
+        except UnicodeDecodeError:
+            raise NotEncodable("input is not valid UTF-8") from None
+    else:
+        text = data
+    if "\\u" not in text.replace("\\\\", "") and not _has_lone_surrogate(text):
+        return
+    import json
+
+    try:
+        plain = json.loads(text)
+    except (ValueError, RecursionError):
+        return  # parse_json reports it
+    if _has_lone_surrogate(plain):
+        raise NotEncodable("a string holds a lone surrogate (a \\ud800-style escape) that UTF-8 TOON cannot carry")
 
 
 def _text(data: bytes | str) -> str:
@@ -151,6 +195,7 @@ def encode_json_standard(data: bytes | str, *, delimiter: str = ",", indent: int
         value = parse_json(data)
     except JSONValueError as exc:
         raise NotEncodable(str(exc)) from None
+    _check_exact_text(data)
     if nesting_depth(value) > MAX_PROVEN_DEPTH:
         raise NotEncodable(f"nested deeper than {MAX_PROVEN_DEPTH} levels")
     try:
