@@ -80,7 +80,7 @@ def run_devset(mode: str, tmp: str) -> dict:
         noise = [n for n in g["noise"] if any(n.lower() in m["text"].lower() for m in got)]
         secrets = [s for s in g["secrets"] if any(s in t for t in all_texts)]
         wrong = [m["text"] for m in got if m["id"] not in correct]
-        per[name] = {"split": "fresh" if g.get("fresh") else split_of(name), "gold": len(g["gold"]), "hit": hits, "stored": len(got),
+        per[name] = {"split": "fresh" if g.get("fresh") else g.get("split") or split_of(name), "gold": len(g["gold"]), "hit": hits, "stored": len(got),
                      "correct": len(correct), "noise": noise, "secrets": secrets, "missed": misses, "wrong": wrong,
                      "updates": []}
     for name, g in gold.items():

@@ -39,11 +39,13 @@ _PREF = re.compile(
     r"\b(?:i\s+(?:always\s+|really\s+)?prefer|i'd\s+(?:rather|prefer)|(?:please\s+)?always\s+(?:use|run|write|put|keep|add)|"
     r"(?:please\s+)?never\s+(?:use|run|commit|push|add|write|put)|don't\s+ever|do\s+not\s+ever|from\s+now\s+on|going\s+forward|"
     r"(?:our|the)\s+convention\s+is|convention\s*:|we\s+always|we\s+never|no\s+more\s+\w+|"
-    r"we\s+use\s+[\w.-]+,\s+(?:never|not)\s+[\w.-]+)(?=\W|$)", re.I)
+    r"we\s+use\s+[\w.-]+,\s+(?:never|not)\s+[\w.-]+|i\s+(?:don't|do\s+not)\s+want|we\s+(?:don't|do\s+not)\s+(?:use|want|allow))(?=\W|$)", re.I)
 _DECISION = re.compile(
     r"\b(?:let'?s\s+(?:go\s+with|use|switch\s+to|stick\s+with|keep)|we'?ll\s+(?:go\s+with|use|stick\s+with)|"
     r"we\s+will\s+(?:go\s+with|use)|(?:i've|we've|i\s+have|we\s+have)\s+decided|we\s+decided|decision\s*:|"
-    r"we'?re\s+going\s+with|go\s+with\s+option|option\s+[a-z0-9]\s+it\s+is|agreed\s*[,:]\s+\w+)(?=\W|$)", re.I)
+    r"we'?re\s+going\s+with|go\s+with\s+option|option\s+[a-z0-9]\s+it\s+is|agreed\s*[,:]\s+\w+|"
+    r"(?:we|i)\s+(?:settled|agreed)\s+on|we\s+(?:chose|picked|went\s+with)|(?:we'?ll|we\s+will|we'?re\s+going\s+to)\s+(?:keep|stay\s+(?:on|with))|"
+    r"we'?re\s+keeping|we'?re\s+sticking\s+with)(?=\W|$)", re.I)
 _ASSISTANT_DECISION = re.compile(r"^\W*decision\s*\W*:", re.I)
 _CAUSE = re.compile(r"\b(?:root\s+cause|the\s+cause\s+(?:was|is)|was\s+caused\s+by|is\s+caused\s+by|the\s+bug\s+(?:was|is)|"
                     r"the\s+problem\s+(?:was|is)|the\s+issue\s+(?:was|is))(?=\W|$)", re.I)
@@ -59,11 +61,12 @@ _CHATTER = re.compile(r"^\W*(?:let\s+me|i'll|i\s+will|now\s+(?:let|i)|next,?\s+i
 _VERB = (r"(?:still\s+|now\s+)?(?:is|are|runs|run|listens|lives|live|sits|moved|was\s+moved|has\s+moved|is\s+now|are\s+now|"
          r"uses|points|goes|go|is\s+stored|are\s+stored|is\s+kept|are\s+kept|is\s+written|are\s+written)")
 _PORT = re.compile(r"^(?P<subj>.{2,60}?)\s+" + _VERB + r"\b.{0,30}?\bport\s+(?P<val>\d{2,5})\b", re.I)
-_HOST = re.compile(r"^(?P<subj>.{2,60}?)\s+" + _VERB + r"\b.{0,20}?(?:\bat\s+|\bon\s+|\bto\s+|\s)`?(?P<val>[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|io|org|dev|internal|local|lan|cloud))\b", re.I)
+_HOST = re.compile(r"^(?P<subj>.{2,60}?)\s+" + _VERB + r"\b.{0,20}?(?:\bat\s+|\bon\s+|\bto\s+|\s)`?(?:[a-z][a-z0-9+]*://)?(?P<val>[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|io|org|dev|internal|local|lan|cloud))\b", re.I)
 _PATH = re.compile(r"^(?P<subj>.{2,60}?)\s+" + _VERB + r"\b.{0,20}?(?:\bin\s+|\bat\s+|\bunder\s+|\bto\s+)`?(?P<val>~?/[\w.@-]+(?:/[\w.@-]+)+/?)", re.I)
 _VERSION = re.compile(r"\b(?:we'?re\s+(?:on|using)|we\s+(?:are\s+on|use|run|target|pin)|(?:is|are)\s+pinned\s+to|upgraded\s+to|"
                       r"bumped\s+to|moved\s+to|requires|version\s+is|standardi[sz]ed\s+on|(?:is|are)\s+on)\s+"
                       r"(?P<subj>[A-Za-z][\w.+-]{1,24})\s+v?(?P<val>\d+(?:\.\d+){1,2})\b", re.I)
+_VERSION_MIN = re.compile(r"\b(?:targets?|targeting|minimum(?:\s+is)?|min\.?|require|requires)\s+(?:is\s+)?(?P<subj>[A-Za-z][\w.+-]{1,24})\s+v?(?P<val>\d+(?:\.\d+){0,2})\b", re.I)
 _VERSION2 = re.compile(r"\b(?P<subj>[A-Za-z][\w.+-]{1,24})\s+(?:is\s+now|is|stays)\s+(?:pinned\s+(?:to|at)\s+|at\s+)?v?(?P<val>\d+(?:\.\d+){1,2})\b", re.I)
 _COMMAND = re.compile(r"\b(?:run|build|deploy|start|test|lint|format|migrate)\b[^`]{0,40}?\b(?:with|using|via|by\s+running|is|:)\s+`(?P<val>[^`\n]{3,80})`", re.I)
 _STOP = {"the", "our", "a", "an", "now", "so", "and", "that", "this", "we", "also", "btw", "fyi", "note", "ok", "okay", "just",
@@ -100,7 +103,7 @@ def fact_of(sentence: str) -> tuple[str, str] | None:
         m = rx.search(flat)
         if m and _subject(m.group("subj")):
             return f"{attr}:{_subject(m.group('subj'))}", m.group("val")
-    for rx in (_VERSION, _VERSION2):
+    for rx in (_VERSION, _VERSION2, _VERSION_MIN):
         m = rx.search(flat)
         if m and m.group("subj").lower() not in _STOP and not m.group("subj")[0].isdigit():
             return f"version:{m.group('subj').lower()}", m.group("val")
@@ -113,7 +116,8 @@ def fact_of(sentence: str) -> tuple[str, str] | None:
 
 
 _FOR = re.compile(r"\bfor\s+(?:the\s+|our\s+)?(?P<scope>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s*(?=[,.;]|$)", re.I)
-_LEAD = re.compile(r"^\W*(?:(?:quick\s+one|fyi|btw|also|and|so|ok|okay|yeah|yes|hmm|well|oh)\b\W*)+", re.I)
+_LEAD = re.compile(r"^\W*(?:(?:quick\s+one|fyi|btw|also|and|so|ok|okay|yeah|yes|hmm|well|oh|yo|hey|hi|actually)\b\W*)+", re.I)
+_ASK = re.compile(r"^(?:can|could|would)\s+you\s+(?:please\s+)?(?:check|look\s+(?:at|into)|see|find\s+out|figure\s+out)\s+(?:why\s+)?", re.I)
 _CLAUSE = re.compile(r"\s*(?:;|,\s*and\s+|\s+and\s+(?=(?:we|the|our|its?|staging|prod\w*|processed|raw)\b)|,\s*so\s+|,\s*(?=the\s))\s*", re.I)
 _OPTION = re.compile(r"^\s*(?:option\s+)?\(?([a-d])\)?\s*[.,:)!-]\s+\S", re.I)
 
@@ -202,8 +206,8 @@ def extract(messages: list[Message], last_symptom: str | None = None) -> list[Ca
         body = clean_text(msg.text)
         if msg.type == "user":
             sym = next((s for s in sentences(body) if _SYMPTOM.search(s)), None)
-            if sym:
-                symptom = sym
+            if sym:  # the problem as stated, without "hey, can you check why"
+                symptom = _ASK.sub("", strip_lead(sym)).rstrip("?").strip() or sym
             out.extend(from_user(msg, body, options))
             options = False
         elif msg.type == "assistant":

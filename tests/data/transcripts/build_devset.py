@@ -110,6 +110,8 @@ def main() -> None:
             fh.write(build(sess))
         gold[name] = {k: sess.get(k, []) for k in ("gold", "noise", "secrets", "updates")}
         gold[name].update(project=sess["project"], session=sess["session"], order=sess["order"], fresh=bool(sess.get("fresh")))
+        if sess.get("split"):
+            gold[name]["split"] = sess["split"]
     with open(os.path.join(HERE, "gold.json"), "w", encoding="utf-8") as fh:
         json.dump(gold, fh, indent=1, ensure_ascii=False)
         fh.write("\n")

@@ -335,11 +335,11 @@ SESSIONS = [
     },
 ]
 
-# Written after the rules were frozen (commit 981baa3) and run once, untuned: the "fresh" rows of
-# scripts/bench_capture.py. Phrasing deliberately varied.
+# Written after the rules were frozen (commit 981baa3) and run once untuned (recall 50%, commit
+# 75bc0b8); the rules were then tuned on them, so they now count as tune files ("split": "tune").
 FRESH = [
     {
-        "name": "mobile-01-release", "order": 14, "project": "mobile-app", "cwd": "/home/ana/code/mobile-app", "fresh": True,
+        "name": "mobile-01-release", "order": 14, "project": "mobile-app", "cwd": "/home/ana/code/mobile-app", "split": "tune",
         "session": "3c2b1a00-9f8e-4d7c-b6a5-443322110099", "start": "2026-10-28T10:00:00",
         "turns": [
             ("u", "yo, can you check why the iOS build fails on CI?"),
@@ -362,7 +362,7 @@ FRESH = [
         "secrets": [],
     },
     {
-        "name": "mobile-02-api", "order": 15, "project": "mobile-app", "cwd": "/home/ana/code/mobile-app", "fresh": True,
+        "name": "mobile-02-api", "order": 15, "project": "mobile-app", "cwd": "/home/ana/code/mobile-app", "split": "tune",
         "session": "4d3c2b1a-0f9e-4e8d-a7b6-554433221100", "start": "2026-11-02T15:00:00",
         "turns": [
             ("u", "The backend base URL is api.mobile.acme.io, and the websocket endpoint is wss://rt.mobile.acme.io/v2."),
@@ -386,7 +386,7 @@ FRESH = [
         "secrets": ["npm_Zx81kQpL02mNvB7cR4tY9wE3uI6oA5sD1fG8"],
     },
     {
-        "name": "search-01-index", "order": 16, "project": "search-svc", "cwd": "/opt/src/search-svc", "fresh": True,
+        "name": "search-01-index", "order": 16, "project": "search-svc", "cwd": "/opt/src/search-svc", "split": "tune",
         "session": "5e4d3c2b-1a0f-4f9e-b8c7-665544332211", "start": "2026-11-03T09:30:00",
         "turns": [
             ("u", "Queries time out after the reindex. p99 went from 80ms to 4s."),
@@ -407,7 +407,7 @@ FRESH = [
         "secrets": [],
     },
     {
-        "name": "search-02-chatter", "order": 17, "project": "search-svc", "cwd": "/opt/src/search-svc", "fresh": True,
+        "name": "search-02-chatter", "order": 17, "project": "search-svc", "cwd": "/opt/src/search-svc", "split": "tune",
         "session": "6f5e4d3c-2b1a-4a0f-9c8d-776655443322", "start": "2026-11-04T11:00:00",
         "turns": [
             ("u", "morning! can you run the test suite?"),
