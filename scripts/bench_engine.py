@@ -11,6 +11,9 @@ Measures
   raw tiktoken ``encode_ordinary`` throughput on the same bytes.
 Targets (issue 2): detect ≤ 40 ms, compress 100 KB log ≤ 300 ms, in-process compress ≥ 40 % of raw
 tiktoken counting throughput.
+- JSON codecs: stdlib ``json`` vs ``cavemem.fastjson`` (orjson where it agrees) on hook payloads,
+  transcript lines and memory import/export lines, and the cost of importing orjson in a fresh
+  process (``--json-codecs-only`` runs just this section).
 """
 
 from __future__ import annotations
@@ -169,11 +172,73 @@ def throughput() -> dict:
     return out
 
 
+def _best_of(fn, reps: int = 5) -> float:
+    best = float("inf")
+    for _ in range(reps):
+        t = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+def json_codecs(runs: int) -> dict:
+    """stdlib ``json`` vs ``cavemem.fastjson`` (orjson when it agrees) on the hot JSON shapes,
+    plus what importing orjson costs a fresh process (paired A/B, median)."""
+    from cavemem import fastjson
+
+    rng = random.Random(5)
+    hook = json.dumps({"session_id": "s1", "transcript_path": "/tmp/t.jsonl", "cwd": "/home/u/proj",
+                       "hook_event_name": "UserPromptSubmit", "prompt": "which database do we run " * 20})
+    entry = {"type": "assistant", "uuid": "u", "message": {"role": "assistant", "content": [{"type": "text", "text": "ok " * 60}]}}
+    transcript = [json.dumps(dict(entry, uuid=f"u{i}", n=rng.random())) for i in range(600)]
+    records = [{"id": f"m{i:05d}", "text": f"service {i} logs to the collector, é ✓", "project": "p", "tags": ["a", "b"],
+                "created_at": "2026-12-01T00:00:00Z", "valid_until": None, "confidence": 0.75} for i in range(5000)]
+    lines = [json.dumps(r, ensure_ascii=False, sort_keys=True, separators=(",", ":")) for r in records]
+    cases = {
+        "hook payload 1 KB x 200 (loads)": (lambda: [json.loads(hook) for _ in range(200)],
+                                            lambda: [fastjson.loads(hook) for _ in range(200)], len(hook) * 200),
+        "transcript 600 lines (loads)": (lambda: [json.loads(x) for x in transcript],
+                                         lambda: [fastjson.loads(x) for x in transcript], sum(map(len, transcript))),
+        "import 5k lines (loads)": (lambda: [json.loads(x) for x in lines],
+                                    lambda: [fastjson.loads(x) for x in lines], sum(map(len, lines))),
+        "export 5k lines (dumps)": (
+            lambda: [json.dumps(r, ensure_ascii=False, sort_keys=True, separators=(",", ":")) for r in records],
+            lambda: [fastjson.dumps_compact(r, sort_keys=True) for r in records], sum(map(len, lines))),
+    }
+    out = {}
+    for name, (std, fast, size) in cases.items():
+        a, b = _best_of(std), _best_of(fast)
+        out[name] = {"stdlib MB/s": round(size / a / 1e6, 1), "orjson MB/s": round(size / b / 1e6, 1), "speedup": round(a / b, 2)}
+    diffs = []
+    for _ in range(runs):  # A/B pairs: the median per-pair difference is orjson's import cost
+        t = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "import json, orjson"], capture_output=True)
+        a = time.perf_counter() - t
+        t = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "import json"], capture_output=True)
+        diffs.append((a - (time.perf_counter() - t)) * 1000)
+    out["import orjson (fresh process)"] = {"over import json (ms)": round(statistics.median(diffs), 1)}
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=15)
     ap.add_argument("--json", default="bench-results/bench_engine.json")
+    ap.add_argument("--json-codecs-only", action="store_true", help="only the stdlib-vs-orjson section")
     args = ap.parse_args()
+    codecs = json_codecs(args.runs)
+    print(f"{'JSON: stdlib vs orjson (best of 5)':<40} {'stdlib MB/s':>12} {'orjson MB/s':>12} {'speedup':>8}")
+    for k, v in codecs.items():
+        if "speedup" in v:
+            print(f"{k:<40} {v['stdlib MB/s']:>12} {v['orjson MB/s']:>12} {v['speedup']:>8}")
+        else:
+            print(f"{k:<40} {v['over import json (ms)']:>12} ms over `import json`")
+    print()
+    if args.json_codecs_only:
+        Path(args.json).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.json).with_name("bench_json_codecs.json").write_text(json.dumps(codecs, indent=2) + "\n")
+        return
     c = cold(args.runs)
     up = startup(args.runs)
     tp = throughput()
@@ -198,7 +263,7 @@ def main() -> None:
     for k, ok in targets.items():
         print(f"{'PASS' if ok else 'MISS'}  {k}")
     Path(args.json).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.json).write_text(json.dumps({"cold": c, "startup": up, "throughput": tp, "targets": targets}, indent=2) + "\n")
+    Path(args.json).write_text(json.dumps({"cold": c, "startup": up, "throughput": tp, "json_codecs": codecs, "targets": targets}, indent=2) + "\n")
 
 
 if __name__ == "__main__":

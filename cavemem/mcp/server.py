@@ -18,7 +18,6 @@ import os
 
 from ..cli.args import Command
 from ..cli.args import command as cli_command
-from .. import fastjson
 from ..errors import CaveError
 from .tools import INVALID_MARK, SPECS, Tools, argument_problem
 
@@ -130,7 +129,7 @@ def defuse_line(line: str) -> str:
     if len(line) > 64 * 1024 * 1024:
         return line
     try:
-        msg = fastjson.loads(line, parse_int=_parse_int)  # orjson takes no int hook: its ints fit 64 bits
+        msg = json.loads(line, parse_int=_parse_int)
     except ValueError:
         return line  # not JSON: the SDK answers that itself
     if not isinstance(msg, dict) or msg.get("method") != "tools/call" or not isinstance(msg.get("params"), dict):
