@@ -7,6 +7,7 @@ secret cases, false positives on the look-alikes, per tune/check split).
 
     .venv/bin/python scripts/bench_redaction.py [--pairs 15]
 
+A third column runs the rules as they were before this work (``--previous``, a git revision).
 Writes bench-results/redaction.json. detect-secrets is optional (``pip install detect-secrets``);
 without it only cavemem's column is printed.
 """
@@ -80,14 +81,35 @@ def theirs_findings(text: str) -> list[str]:
     return found
 
 
-def coverage(secrets: list[dict], looks: list[dict], tool: str) -> dict:
+def previous_redact(rev: str):
+    """``redact`` of cavemem's privacy module at git revision ``rev`` (the rules before this work)."""
+    import importlib.util
+    import tempfile
+
+    src = subprocess.run(["git", "show", f"{rev}:cavemem/memory/privacy.py"], cwd=ROOT, capture_output=True, check=True).stdout
+    path = Path(tempfile.mkdtemp()) / "previous_privacy.py"
+    path.write_bytes(src)
+    spec = importlib.util.spec_from_file_location("previous_privacy", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.redact
+
+
+def _redactor(tool: str):
+    if tool.startswith("cavemem@"):
+        return previous_redact(tool.split("@", 1)[1])
     from cavemem.memory.privacy import redact
 
+    return redact
+
+
+def coverage(secrets: list[dict], looks: list[dict], tool: str) -> dict:
     out = {}
     for part in ("tune", "check"):
         cs = [c for c in secrets if split_of(c["id"]) == part]
         ls = [c for c in looks if split_of(c["id"]) == part]
-        if tool == "cavemem":
+        if tool.startswith("cavemem"):
+            redact = _redactor(tool)
             leaks = sum(1 for c in cs if any(v in redact(c["text"])[0] for v in c["secrets"]))
             fps = sum(1 for c in ls if redact(c["text"])[0] != c["text"])
         else:  # a case is caught when every secret overlaps a reported value
@@ -103,19 +125,19 @@ def coverage(secrets: list[dict], looks: list[dict], tool: str) -> dict:
 
 def throughput(texts: list[str], tool: str) -> float:
     """MB of text per second, the case texts and look-alikes repeated to ~1 MB."""
-    from cavemem.memory.privacy import redact
-
+    redact = _redactor(tool) if tool.startswith("cavemem") else None
     blob = texts * max(1, 1_000_000 // sum(len(t) for t in texts))
     mb = sum(len(t.encode()) for t in blob) / 1e6
     t0 = time.perf_counter()
     for t in blob:
-        redact(t) if tool == "cavemem" else theirs_findings(t)
+        redact(t) if redact is not None else theirs_findings(t)
     return round(mb / (time.perf_counter() - t0), 2)
 
 
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--pairs", type=int, default=15)
+    ap.add_argument("--previous", default="2dd066d", help="git revision of the rules before this work (a baseline column)")
     args = ap.parse_args()
     secrets, looks = load("secrets.jsonl"), load("lookalikes.jsonl")
     texts = [c["text"] for c in secrets + looks]
@@ -125,17 +147,18 @@ def main() -> int:
         tools = ["cavemem", "detect-secrets"]
     except ImportError:
         tools = ["cavemem"]
+    tools.append(f"cavemem@{args.previous}")
     results = {}
     for tool in tools:
         results[tool] = {
-            "startup": startup(OURS if tool == "cavemem" else THEIRS, args.pairs),
+            "startup": startup(OURS if tool == "cavemem" else THEIRS, args.pairs) if "@" not in tool else {"added_ms_median": "-", "added_ms_p90": "-"},
             "throughput_mb_s": throughput(texts, tool),
             "coverage": coverage(secrets, looks, tool),
         }
-    print(f"{'':16}{'start-up +ms (p50/p90)':>24}{'MB/s':>8}{'leaks tune':>12}{'leaks check':>13}{'FP tune':>9}{'FP check':>10}")
+    print(f"{'':18}{'start-up +ms (p50/p90)':>24}{'MB/s':>8}{'leaks tune':>12}{'leaks check':>13}{'FP tune':>9}{'FP check':>10}")
     for tool, r in results.items():
         s, c = r["startup"], r["coverage"]
-        print(f"{tool:16}{s['added_ms_median']:>14} / {s['added_ms_p90']:<7}{r['throughput_mb_s']:>8}"
+        print(f"{tool:18}{s['added_ms_median']:>14} / {s['added_ms_p90']:<7}{r['throughput_mb_s']:>8}"
               f"{c['tune']['leaks']:>6}/{c['tune']['cases']:<5}{c['check']['leaks']:>7}/{c['check']['cases']:<5}"
               f"{c['tune']['false_positives']:>4}/{c['tune']['lookalikes']:<4}{c['check']['false_positives']:>5}/{c['check']['lookalikes']:<4}")
     out = ROOT / "bench-results"
