@@ -2,6 +2,12 @@
 """Side-by-side benchmark: cavemem vs the Headroom peer on real payload folders.
 
     python scripts/bench_compare.py [FOLDER ...] [--no-peer] [--out bench-results/NAME.json]
+    python scripts/bench_compare.py --corpus [--split tune|check|all] [--kinds K,..] [--limit N] [--jobs N] [--no-peer]
+
+``--corpus`` (issue 9) runs both engines with auto-detection on ``fixtures/`` and on the real
+corpus (``corpus/manifest.json``, built by ``scripts/make_corpus.py``), grades them with the
+rule-based probes of ``cavemem.evals.factprobes`` and prints per-kind tables for fixtures,
+tune and check plus the detection confusion matrix; see ``scripts/bench_corpus.py``.
 
 Default folders: ``../shared/corpus/caveman-evals`` (the caveman engine's 17 eval fixtures) and
 cavemem's own ``fixtures/``. Each folder's ``manifest.yaml`` gives every file its forced type and
@@ -242,6 +248,10 @@ def print_table(rows: list[Row], summary: dict, with_peer: bool) -> None:
 
 
 def main() -> int:
+    if "--corpus" in sys.argv[1:]:
+        from bench_corpus import main_corpus  # scripts/bench_corpus.py: the corpus mode (issue 9)
+
+        return main_corpus(sys.argv[1:])
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("folders", nargs="*", type=Path, help="folders with manifest.yaml (default: caveman-evals and fixtures/)")
     ap.add_argument("--no-peer", action="store_true", help="run cavemem only")

@@ -1,0 +1,220 @@
+"""Corpus mode of ``scripts/bench_compare.py`` (issue 9): cavemem vs Headroom on real payloads.
+
+    python scripts/bench_compare.py --corpus [--split tune|check|all] [--kinds log,json] [--limit N]
+        [--jobs N] [--no-peer] [--no-fixtures] [--out bench-results/corpus-NAME.json]
+
+Sets: ``fixtures`` (cavemem's own ``fixtures/``, kind = the name's ``<kind>/`` prefix) and the
+corpus ``tune`` / ``check`` splits of ``corpus/manifest.json`` (``--split all`` = all three).
+Per file, one fresh process per engine, as a pipeline calls them:
+
+- **cavemem**: ``cavemem compress`` with no ``--type`` (auto-detection), then ``cavemem retrieve``
+  of the reported handle; recovery is exact when the bytes come back identical;
+- **Headroom**: ``headroom_compress.py FILE --hint H`` (``--mode best``: Headroom's own detection
+  and the hinted strategy, fewest tokens wins), the hint being the file's *true* kind — the
+  peer is given the answer cavemem has to detect.
+
+Both outputs are graded with the same rule-based probes (``cavemem.evals.factprobes``). A run
+that fails counts as pass-through (nothing saved, output = input) and is counted as an error.
+Tokens are o200k_base as each engine reports them. JSON goes to ``bench-results/``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter, defaultdict
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import bench_compare as bc
+
+sys.path.insert(0, str(bc.REPO))
+from cavemem.evals.factprobes import kept, probes  # noqa: E402
+
+CORPUS = bc.REPO / "corpus"
+SETS = ("fixtures", "tune", "check")
+
+
+def items(args) -> list[dict]:
+    """(set, kind, path) of every file selected by --split/--kinds/--limit, in a fixed order."""
+    out = []
+    want = SETS if args.split == "all" else (args.split,)
+    if "fixtures" in want and not args.no_fixtures:
+        for fx in bc.manifest_entries(bc.REPO / "fixtures"):
+            out.append({"set": "fixtures", "kind": fx.name.split("/")[0], "file": f"fixtures/{fx.file}",
+                        "path": str(bc.REPO / "fixtures" / fx.file)})
+    manifest = json.loads((CORPUS / "manifest.json").read_text())
+    for e in manifest["entries"]:
+        if e["split"] in want:
+            out.append({"set": e["split"], "kind": e["kind"], "file": e["file"], "path": str(CORPUS / "generated" / e["file"])})
+    kinds = set(filter(None, (args.kinds or "").split(",")))
+    out = [x for x in out if (not kinds or x["kind"] in kinds) and os.path.isfile(x["path"])]
+    if args.limit:
+        per = defaultdict(int)
+        kept_items = []
+        for x in out:  # --limit N: at most N files per (set, kind), so every kind stays represented
+            per[(x["set"], x["kind"])] += 1
+            if per[(x["set"], x["kind"])] <= args.limit:
+                kept_items.append(x)
+        out = kept_items
+    return out
+
+
+def run_cavemem(data: bytes, env: dict) -> dict:
+    t0 = time.perf_counter()
+    proc = subprocess.run(bc.cli("cavemem") + ["compress"], input=data, capture_output=True, env=env, timeout=600)
+    r = {"seconds": time.perf_counter() - t0, "output": data, "error": "", "exact": False, "detected": "?"}
+    try:
+        rep = json.loads(proc.stderr.decode().strip().splitlines()[-1])
+        r.update(before=rep["tokens_before"], after=rep["tokens_after"], detected=rep.get("content_type", "?"),
+                 method=rep.get("method", "") or "pass-through", output=proc.stdout)
+    except (ValueError, IndexError, KeyError):
+        r.update(error=f"exit {proc.returncode}: {proc.stderr[-200:]!r}")
+        return r
+    handle = rep.get("recovery_handle", "")
+    if handle:
+        back = subprocess.run(bc.cli("cavemem") + ["retrieve", handle], capture_output=True, env=env, timeout=300)
+        r["exact"] = back.returncode == 0 and back.stdout == data
+    else:
+        r["exact"] = proc.stdout == data
+    return r
+
+
+def run_headroom(path: str, kind: str, data: bytes) -> dict:
+    args = [str(bc.PEER_VENV / "bin" / "python"), str(bc.PEER_SCRIPT), path, "--hint", bc.PEER_HINT.get(kind, "auto")]
+    t0 = time.perf_counter()
+    r = {"output": data, "error": ""}
+    try:
+        proc = subprocess.run(args, capture_output=True, timeout=300)
+        rep = json.loads(proc.stderr.decode().strip().splitlines()[-1])
+        r.update(before=rep["tokens_before"], after=rep["tokens_after"], output=proc.stdout,
+                 method=f"{rep.get('selected')}:{rep.get('strategy')}")
+    except (ValueError, IndexError, KeyError, subprocess.TimeoutExpired) as e:
+        r["error"] = f"{type(e).__name__}"
+    r["seconds"] = time.perf_counter() - t0
+    return r
+
+
+def grade(item: dict, env: dict, with_peer: bool) -> dict:
+    data = Path(item["path"]).read_bytes()
+    facts = probes(item["kind"], data)
+    row = dict(item, bytes=len(data), probes=len(facts))
+    engines = [("cavemem", lambda: run_cavemem(data, env))]
+    if with_peer:
+        engines.append(("headroom", lambda: run_headroom(item["path"], item["kind"], data)))
+    for name, fn in engines:
+        r = fn()
+        out = r.pop("output")
+        if r["error"] or "before" not in r:
+            r["before"] = r.get("before") or max(1, len(data) // 4)
+            r["after"] = r["before"]
+            out = data
+        r["lost"] = [p for p in facts if not kept(p, out)]
+        row[name] = r
+    return row
+
+
+def table(rows: list[dict], engines: list[str]) -> tuple[list[str], dict]:
+    """Per-kind lines and a summary: weighted saved, mean saved per file, probes kept, exact, wall time."""
+    summary, lines = {}, []
+    groups = defaultdict(list)
+    for r in rows:
+        groups[r["kind"]].append(r)
+    groups["ALL"] = rows
+    head = f"{'kind':14} {'files':>5} " + " ".join(
+        f"{e[:8] + ' wtd':>13} {'mean':>6} {'probes':>7} " + ("exact  " if e == "cavemem" else "") + f"{'s/file':>6}" for e in engines)
+    lines.append(head)
+    for kind in sorted(k for k in groups if k != "ALL") + ["ALL"]:
+        sel = groups[kind]
+        entry = {"files": len(sel)}
+        cells = []
+        for e in engines:
+            b = sum(r[e]["before"] for r in sel)
+            a = sum(r[e]["after"] for r in sel)
+            mean = sum(bc.saved(r[e]["before"], r[e]["after"]) for r in sel) / len(sel)
+            total = sum(r["probes"] for r in sel)
+            lost = sum(len(r[e]["lost"]) for r in sel)
+            pk = (total - lost) / total if total else 1.0
+            secs = sum(r[e]["seconds"] for r in sel) / len(sel)
+            entry[e] = {"tokens_before": b, "tokens_after": a, "saved_weighted": bc.saved(b, a), "saved_mean": mean,
+                        "probes_total": total, "probes_kept": total - lost, "probes_kept_share": pk,
+                        "seconds_per_file": secs, "errors": sum(1 for r in sel if r[e]["error"])}
+            cell = f"{bc.saved(b, a) * 100:12.1f}% {mean * 100:5.1f}% {pk * 100:6.1f}% "
+            if e == "cavemem":
+                ex = sum(1 for r in sel if r[e]["exact"])
+                entry[e]["exact"] = ex
+                cell += f"{ex:>3}/{len(sel):<3}"
+            cells.append(cell + f"{secs:6.2f}")
+        summary[kind] = entry
+        lines.append(f"{kind:14} {len(sel):5} " + " ".join(cells))
+    return lines, summary
+
+
+def confusion(rows: list[dict]) -> tuple[list[str], dict]:
+    pairs = Counter((r["kind"], r["cavemem"]["detected"]) for r in rows)
+    true = sorted({k for k, _ in pairs})
+    det = sorted({d for _, d in pairs})
+    short = {d: d[:7] for d in det}
+    lines = ["true \\ detected " + " ".join(f"{short[d]:>7}" for d in det) + "   right"]
+    for t in true:
+        n = sum(v for (k, _), v in pairs.items() if k == t)
+        lines.append(f"{t:16}" + " ".join(f"{pairs.get((t, d), 0) or '.':>7}" for d in det) + f"   {pairs.get((t, t), 0)}/{n}")
+    right = sum(v for (k, d), v in pairs.items() if k == d)
+    lines.append(f"detection: {right}/{len(rows)} = {right / max(len(rows), 1) * 100:.1f}% routed to the kind a person would name")
+    return lines, {"matrix": {f"{k}->{d}": v for (k, d), v in sorted(pairs.items())}, "right": right, "files": len(rows)}
+
+
+def main_corpus(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(prog="bench_compare.py --corpus", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--corpus", action="store_true")
+    ap.add_argument("--split", choices=["tune", "check", "all", "fixtures"], default="all")
+    ap.add_argument("--kinds", default="", help="comma-separated kinds (default: all)")
+    ap.add_argument("--limit", type=int, default=0, help="at most N files per set and kind")
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--no-peer", action="store_true")
+    ap.add_argument("--no-fixtures", action="store_true")
+    ap.add_argument("--out", type=Path)
+    args = ap.parse_args(argv)
+    why = "disabled with --no-peer" if args.no_peer else bc.peer_status()
+    with_peer = not why
+    if why:
+        print(f"Headroom peer not run: {why}.", file=sys.stderr)
+    home = tempfile.mkdtemp(prefix="cavemem-corpus-")
+    env = dict(os.environ, CAVEMAN_HOME=home)
+    env.pop("CAVEMAN_CCR_DB", None)
+    todo = items(args)
+    print(f"{len(todo)} files", file=sys.stderr)
+    t0 = time.time()
+    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        rows = []
+        for i, row in enumerate(pool.map(lambda it: grade(it, env, with_peer), todo)):
+            rows.append(row)
+            c = row["cavemem"]
+            msg = f"  [{i + 1}/{len(todo)}] {row['set']}/{row['file']} {row['kind']}->{c['detected']} saved {bc.saved(c['before'], c['after']) * 100:.0f}%"
+            if with_peer:
+                msg += f" | headroom {bc.saved(row['headroom']['before'], row['headroom']['after']) * 100:.0f}%"
+            print(msg, file=sys.stderr)
+    engines = ["cavemem"] + (["headroom"] if with_peer else [])
+    result = {"peer": "headroom-ai 0.42 (best mode, hint = true kind)" if with_peer else None, "peer_missing_reason": why or None,
+              "seconds": time.time() - t0, "sets": {}}
+    for s in SETS:
+        sel = [r for r in rows if r["set"] == s]
+        if not sel:
+            continue
+        lines, summary = table(sel, engines)
+        clines, conf = confusion(sel)
+        print(f"\n== {s} ({len(sel)} files): tokens saved (weighted, mean per file), probes kept, exact recovery, wall s/file")
+        print("\n".join(lines))
+        print("\n".join(clines))
+        result["sets"][s] = {"per_kind": summary, "confusion": conf}
+    result["rows"] = rows
+    out = args.out or bc.REPO / "bench-results" / f"corpus-{time.strftime('%Y%m%d-%H%M%S')}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=1, ensure_ascii=False, default=str))
+    print(f"\nwrote {out}")
+    return 1 if any(not r["cavemem"]["exact"] for r in rows) else 0
