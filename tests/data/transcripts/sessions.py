@@ -423,3 +423,77 @@ FRESH = [
     },
 ]
 SESSIONS = SESSIONS + FRESH
+
+# Second fresh set: written after commit c874ec2 froze the rules, run once, never tuned on.
+FRESH2 = [
+    {
+        "name": "billing-01-invoices", "order": 18, "project": "billing", "cwd": "/home/raj/billing", "fresh": True,
+        "session": "7a6f5e4d-3c2b-4b1a-8d9e-887766554433", "start": "2026-11-05T09:00:00",
+        "turns": [
+            ("u", "good morning :) invoices PDFs render with the wrong currency symbol for CHF customers"),
+            ("a", "Let me find where the symbol is chosen.", {"tools": [("Grep", {"pattern": "currency_symbol", "path": "billing"}, "billing/pdf.py:42:    sym = SYMBOLS.get(invoice.currency, '$')\n")]}),
+            ("a", "The cause was a missing CHF entry in `SYMBOLS`, so the code fell back to '$'. I fixed it by formatting amounts with Babel's `format_currency(amount, currency, locale=customer.locale)` instead of the hand-made table."),
+            ("u", "perfect. we invoice on the 1st of every month at 06:00 UTC"),
+            ("a", "Noted; the scheduler already uses that cron expression."),
+            ("u", "The invoice worker reads from the queue named billing-invoices on rabbit.billing.internal."),
+            ("a", "Got it."),
+            ("u", "Let's standardise on Babel for all money formatting."),
+            ("a", "I'll replace the other two call sites."),
+        ],
+        "gold": [
+            {"id": "chf", "kind": "bugfix", "must": ["chf", "format_currency"]},
+            {"id": "schedule", "kind": "fact", "must": ["1st", "06:00"]},
+            {"id": "rabbit", "kind": "fact", "must": ["rabbit.billing.internal"]},
+            {"id": "babel", "kind": "decision", "must": ["babel", "money"]},
+        ],
+        "noise": ["good morning", "Let me find where"],
+        "secrets": [],
+    },
+    {
+        "name": "billing-02-migration", "order": 19, "project": "billing", "cwd": "/home/raj/billing", "fresh": True,
+        "session": "8b7a6f5e-4d3c-4c2b-9e0f-998877665544", "start": "2026-11-09T14:20:00",
+        "turns": [
+            ("u", "The invoice worker now reads from rabbit2.billing.internal; the old broker is decommissioned."),
+            ("a", "Updated the settings."),
+            ("u", "Which Postgres version are we on in prod?"),
+            ("a", "Let me check.", {"tools": [("Bash", {"command": "psql -h db.billing.internal -c 'select version()'"}, " PostgreSQL 15.6 on x86_64-pc-linux-gnu\n")]}),
+            ("a", "Production runs PostgreSQL 15.6."),
+            ("u", "ok. the DB admin password is W4rm-Kettle-82!, store it in the vault later"),
+            ("a", "I won't write it anywhere; please put it in the vault yourself."),
+            ("u", "Never run migrations automatically on deploy; we apply them by hand with `make migrate ENV=prod`."),
+            ("a", "Understood."),
+        ],
+        "gold": [
+            {"id": "rabbit", "kind": "fact", "must": ["rabbit2.billing.internal"]},
+            {"id": "pg", "kind": "fact", "must": ["postgresql 15.6"]},
+            {"id": "migrate", "kind": "preference", "must": ["migrations", "make migrate"]},
+        ],
+        "updates": [["billing-01-invoices:rabbit", "billing-02-migration:rabbit"]],
+        "noise": ["Which Postgres version", "Let me check"],
+        "secrets": ["W4rm-Kettle-82!"],
+    },
+    {
+        "name": "docs-01-site", "order": 20, "project": "docs-site", "cwd": "/Users/mo/docs-site", "fresh": True,
+        "session": "9c8b7a6f-5e4d-4d3c-8f1a-aa9988776655", "start": "2026-11-10T10:10:00",
+        "turns": [
+            ("u", "Should the docs use Docusaurus or MkDocs Material?"),
+            ("a", "A) Docusaurus: React, versioned docs built in. B) MkDocs Material: Markdown-first, Python toolchain, excellent search."),
+            ("u", "B, we're a Python shop."),
+            ("a", "Setting up MkDocs Material.", {"tools": [("Bash", {"command": "pip install mkdocs-material==9.5.18"}, "Successfully installed mkdocs-material-9.5.18\n")]}),
+            ("a", "Installed mkdocs-material 9.5.18 and created `mkdocs.yml`."),
+            ("u", "Preview locally with `mkdocs serve -a 127.0.0.1:8008`."),
+            ("a", "Works."),
+            ("u", "Every page needs a one-sentence summary at the top, that's our house style."),
+            ("a", "I'll add a check for that."),
+            ("u", "thx, bye"),
+        ],
+        "gold": [
+            {"id": "mkdocs", "kind": "decision", "must": ["mkdocs"]},
+            {"id": "serve", "kind": "fact", "must": ["mkdocs serve"]},
+            {"id": "style", "kind": "preference", "must": ["one-sentence summary"]},
+        ],
+        "noise": ["thx, bye", "Successfully installed"],
+        "secrets": [],
+    },
+]
+SESSIONS = SESSIONS + FRESH2
