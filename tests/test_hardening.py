@@ -252,3 +252,29 @@ def test_12_lone_surrogate_is_not_called_lossless(tmp_path):
     assert r.returncode == 1 and _err(r)["error"] == "cave_not_toon_encodable"
     ok = _run("toon", "encode", input=b'{"a":"caf\\u00e9 \\ud83d\\ude00"}', cwd=tmp_path)
     assert ok.returncode == 0 and "café 😀".encode() in ok.stdout
+
+
+@pytest.mark.parametrize("args", [
+    ["remember", "--global", b"bad \xff text"],
+    ["remember", "--global", "--tag", b"\xff", "fine text"],
+    ["list", "--all", "--tag", b"\xff"],
+    ["show", b"mem_\xff"],
+    ["forget", b"mem_\xff"],
+])
+def test_10_non_utf8_argv_is_a_clear_error_not_a_traceback(tmp_path, args):
+    r = subprocess.run(cli_argv() + args, capture_output=True, cwd=tmp_path, timeout=60)
+    assert b"Traceback" not in r.stderr
+    err = _err(r)
+    assert r.returncode == 65 and err["error"] == "cave_invalid_input" and "\\xff" in err["message"], r.stderr
+
+
+def test_10_non_utf8_handle_is_unknown(tmp_path):
+    r = subprocess.run(cli_argv() + ["retrieve", b"ccr_\xff"], capture_output=True, cwd=tmp_path, timeout=60)
+    assert r.returncode == 1 and _err(r)["error"] == "cave_unknown_handle", r.stderr
+
+
+def test_10_compress_with_closed_stdout_has_no_traceback(tmp_path):
+    r = subprocess.run(cli_argv() + ["compress"], input=ROWS, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                       cwd=tmp_path, timeout=60, preexec_fn=lambda: os.close(1))
+    assert b"Traceback" not in r.stderr
+    assert r.returncode != 0

@@ -223,6 +223,8 @@ class CCRStore:
         return self._column("coalesce(metadata, x'')", handle)
 
     def _column(self, expr: str, handle: str) -> bytes:
+        if not handle.isascii():
+            raise UnknownHandle()  # every handle is ccr_ + hex: nothing else can be stored
         try:
             row = self.db.execute(f"SELECT {expr} FROM recoveries WHERE handle = ?", (handle,)).fetchone()
         except sqlite3.Error as exc:

@@ -15,7 +15,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 
-from ..errors import StoreUnavailable
+from ..errors import CaveError, StoreUnavailable
 
 BUSY_TIMEOUT_MS = 5000
 MEMORY = ":memory:"
@@ -40,7 +40,10 @@ class Database:
 
     def execute(self, sql: str, params: Sequence = ()) -> sqlite3.Cursor:
         with self.lock:
-            return self._conn().execute(sql, params)
+            try:
+                return self._conn().execute(sql, params)
+            except UnicodeEncodeError as exc:
+                raise not_utf8(exc) from None
 
     def transaction(self, immediate: bool = True) -> "_Tx":
         return _Tx(self, immediate)
@@ -215,6 +218,14 @@ def _secure_all(canonical: str, held: bool) -> None:
                 _secure_file(side, create=False, label="sidecar")
 
 
+def not_utf8(exc: UnicodeEncodeError) -> CaveError:
+    """A value SQLite cannot take: text with lone surrogates (e.g. non-UTF-8 bytes in argv,
+    which Python keeps as surrogate escapes). A clear input error instead of a traceback."""
+    bad = exc.object[exc.start : exc.end] if isinstance(exc.object, str) else ""
+    shown = "".join(f"\\x{ord(c) - 0xDC00:02x}" if 0xDC80 <= ord(c) <= 0xDCFF else f"\\u{ord(c):04x}" for c in bad)
+    return CaveError("cave_invalid_input", f"text is not valid UTF-8 (found {shown or 'a lone surrogate'})")
+
+
 def is_busy(exc: BaseException) -> bool:
     text = str(exc)
     return "database is locked" in text or "SQLITE_BUSY" in text
@@ -227,6 +238,8 @@ def retry_on_busy(fn: Callable[[], object], budget_s: float = 5.0, max_attempts:
     while True:
         try:
             return fn()
+        except UnicodeEncodeError as exc:
+            raise not_utf8(exc) from None
         except sqlite3.OperationalError as exc:
             if not is_busy(exc):
                 raise
