@@ -57,6 +57,11 @@ def entropy(s: str) -> float:
     return -sum(k / n * math.log2(k / n) for k in counts.values())
 
 
+_CALL = re.compile(r"[A-Za-z_][\w.]{0,80}\([^\s()]{0,200}\)")
+_YAML_TAG = re.compile(r"![A-Za-z][\w:]{0,30}")
+_DIGEST = re.compile(r"(?i)(?:sha(?:1|224|256|384|512)|md5|blake2[bs]?)[:-]")
+
+
 def placeholder(v: str) -> bool:
     """Template and reference forms that name a secret without holding it."""
     v = v.strip()
@@ -64,6 +69,8 @@ def placeholder(v: str) -> bool:
         return True
     if not set(v) - set("*xX.-_ #"):
         return True
+    if _CALL.fullmatch(v) or _YAML_TAG.fullmatch(v) or _DIGEST.match(v):
+        return True  # code (``os.getcwd()``), a YAML tag (``!vault``), a digest (``SHA256:…``)
     return v.lower() in {"null", "none", "nil", "true", "false", "undefined", "''", '""', "n/a", "tbd", "todo"}
 
 
@@ -123,9 +130,22 @@ def _assign_value(m: re.Match) -> bool:
     return looks_secret(v)
 
 
+_SUBJECT_STOP = _SUFFIX_STOP | frozenset(
+    "manager managers fingerprint fingerprints rotation prompt prompts field fields strength vault flow page screen "
+    "form dialog storage scheme schema generator server service reset policy policies requirement requirements".split()
+)
+
+
+def _about_something_else(m: re.Match) -> bool:
+    """"password manager is Bitwarden", "key fingerprint SHA256:…": the first word after the key
+    word names another thing, and the value belongs to that thing."""
+    between = m.string[m.end("suffix") : m.start("v")].split()
+    return bool(between) and between[0].lower().strip(":=") in _SUBJECT_STOP
+
+
 def _prose_value(m: re.Match) -> bool:
     v = m.group("v").rstrip(".!?)")
-    if not _suffix_ok(m) or v.lower() in _PROSE_STOP:
+    if not _suffix_ok(m) or v.lower() in _PROSE_STOP or _about_something_else(m):
         return False
     if looks_secret(v):
         return True
@@ -150,7 +170,7 @@ def _url_password(m: re.Match) -> bool:
 
 def _high_entropy(m: re.Match) -> bool:
     v = m.group("v").rstrip(".")
-    if placeholder(v) or path_like(v) or "://" in v:
+    if placeholder(v) or path_like(v) or "://" in v or _about_something_else(m):
         return False
     if re.fullmatch(r"[0-9a-fA-F]{32,512}", v):
         return entropy(v) >= 3.0

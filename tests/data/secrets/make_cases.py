@@ -3,6 +3,9 @@ keys) in the sentences and config lines people write, and innocuous strings shap
 
 Run ``python tests/data/secrets/make_cases.py`` to regenerate (fixed seed: the output is stable).
 Each secret case: {"id", "kind", "text", "secrets": [values that must never be stored]}.
+The look-alikes' second batch (l062 on) was written after the rules were first run and 7 of its
+41 were flagged (17%); the fixes it prompted (code calls, YAML tags, digests, "password manager
+is …") were made on both splits, so for those cases only the first batch is an unseen figure.
 """
 
 from __future__ import annotations
@@ -275,6 +278,25 @@ def lookalikes() -> list[dict]:
         f"trace {rnd(32, HEX)} span {rnd(16, HEX)}", f"etag \"{rnd(32, HEX)}\" unchanged", f"ULID 01J{rnd(23, '0123456789ABCDEFGHJKMNPQRSTVWXYZ')}",
         "the passport photo upload is broken", "keystone tests pass", "session tokens expire after 30 minutes",
         "we use PostgreSQL 16 in production", "Key: Ctrl+Shift+P opens the palette", "secret: see vault path kv/shop/prod",
+    ]
+    # a second batch, written after the first results (so partly tuned on: see the module doc)
+    items += [
+        "the token is valid for 24h", "password policy: min 12 chars, one digit", "key: value pairs are parsed by the loader",
+        "api_key_header = 'X-API-Key'", "The secret is to keep PRs small.", "token: the lexer emits IDENT tokens",
+        "we moved the key rotation job to cron-7", "password_min_length = 12", "SECRET_KEY is read from the environment",
+        "the API key was rotated on 2026-11-03", "set the token TTL to 3600s", "keys are sorted with sort_keys=True",
+        "passwords must be hashed with bcrypt(cost=12)", "Token counts: prompt 1532, completion 211",
+        "the access token expires in 15 minutes", "use --password-stdin with docker login",
+        "docker login -u ci --password-stdin registry.acme.dev", "curl -u admin https://jenkins.internal (prompts for the password)",
+        "mysql -u root -p shop", "ssh -p 2222 deploy@bastion", "the redis url is redis://cache.internal:6379/0",
+        "https://user@github.com/acme/shop.git", "pwd = os.getcwd()", "print(f'key={key}')",
+        "the primary key is a UUID v7: 018f3a2e-7b1c-7d3e-9a4b-5c6d7e8f9a0b", "commit key changes: 3f2a9bc",
+        "the password is the one in 1Password", "my password manager is Bitwarden", "jwt secret comes from Vault at secret/data/shop/jwt",
+        "key-value store: etcd 3.5.12", "api key prefix sk- identifies OpenAI keys", "SECRET_KEY = get_random_secret_key()",
+        "password: ${{ secrets.DB_PASSWORD }}", "token: !vault |", "key = hashlib.sha256(data).hexdigest()",
+        "the session key tk_7 is just the cache name",
+        "ECDSA P-256 public key fingerprint SHA256:uNiVztksCsDhcc0u9e8BujQXVUpKZIDTMczCvj3tD2s",
+        "sha1 da39a3ee5e6b4b0d3255bfef95601890afd80709 of the empty file", "Token budget 4096 / context 128k",
     ]
     return [{"id": f"l{i:03d}", "text": t} for i, t in enumerate(items)]
 
