@@ -1,10 +1,10 @@
 # cavemem serve in a container, the store on a volume:
 #   docker build -t cavemem .
-#   docker run -d --name cavemem -e CAVEMEM_SERVE_TOKEN="$(openssl rand -hex 24)" \
+#   docker run -d --name cavemem -e CAVEMAN_SERVE_TOKEN="$(openssl rand -hex 24)" \
 #       -v cavemem-data:/data -p 127.0.0.1:37778:37778 cavemem
 #   docker logs cavemem          # prints the one-time login link (open it on the host)
 # Inside the container the server must listen on 0.0.0.0 for -p to reach it, and cavemem refuses a
-# non-loopback bind without an explicit token — so CAVEMEM_SERVE_TOKEN is required. Publish the port
+# non-loopback bind without an explicit token — so CAVEMAN_SERVE_TOKEN is required. Publish the port
 # on 127.0.0.1 as above unless other machines should reach it.
 FROM python:3.12-slim
 

@@ -87,7 +87,7 @@ def free_port() -> int:
 def start_server(home: Path):
     port = free_port()
     env = {**os.environ, "CAVEMAN_HOME": str(home)}
-    env.pop("CAVEMEM_SERVE_TOKEN", None)
+    env.pop("CAVEMAN_SERVE_TOKEN", None)
     proc = subprocess.Popen([sys.executable, "-m", "cavemem", "serve", "--port", str(port)], env=env, cwd=str(home),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     for _ in range(5):

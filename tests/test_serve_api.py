@@ -249,7 +249,7 @@ def test_mcp_over_http_shares_the_store(client, memory):
 
 
 def test_non_loopback_host_names_are_explicit(memory, monkeypatch):
-    monkeypatch.setenv("CAVEMEM_SERVE_HOSTS", "mem.lan")
+    monkeypatch.setenv("CAVEMAN_SERVE_HOSTS", "mem.lan")
     guarded, app = create_app(memory, token=TOKEN, host="0.0.0.0", port=8080)
     assert app.state.base_url == "http://127.0.0.1:8080"
     with TestClient(guarded, base_url="http://mem.lan:8080") as c:
@@ -268,6 +268,6 @@ def test_cli_refuses_non_loopback_without_token(cave_home):
                        env=env, timeout=60)
     assert r.returncode == 2 and r.stdout == ""
     err = json.loads(r.stderr.strip().splitlines()[-1])
-    assert err["error"] == "cave_invalid_arguments" and "CAVEMEM_SERVE_TOKEN" in err["message"]
+    assert err["error"] == "cave_invalid_arguments" and "CAVEMAN_SERVE_TOKEN" in err["message"]
     bad_port = subprocess.run([*cli_argv(), "serve", "--port", "70000"], capture_output=True, text=True, env=env, timeout=60)
     assert bad_port.returncode == 2 and json.loads(bad_port.stderr)["error"] == "cave_invalid_arguments"

@@ -37,7 +37,7 @@ def _free_port() -> int:
 def server(cave_home):
     port = _free_port()
     env = {**os.environ, "CAVEMAN_HOME": str(cave_home)}
-    env.pop("CAVEMEM_SERVE_TOKEN", None)
+    env.pop("CAVEMAN_SERVE_TOKEN", None)
     proc = subprocess.Popen([*cli_argv(), "serve", "--port", str(port)], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, env=env, text=True, cwd=str(cave_home))
     try:

@@ -142,7 +142,7 @@ def _rich_help_wanted() -> bool:
     """Rich (Typer) help on a terminal; the plain text help for pipes and scripts (stable, fast)."""
     import os
 
-    return io.stdout_is_tty() and os.environ.get("CAVEMEM_PLAIN_HELP", "") == ""
+    return io.stdout_is_tty() and os.environ.get("CAVEMAN_PLAIN_HELP", "") == ""
 
 
 def _typer(argv: list[str]) -> int:

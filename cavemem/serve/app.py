@@ -17,7 +17,7 @@ from .security import Guard, Sessions, check_bind, load_token
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 37778
-HOSTS_ENV = "CAVEMEM_SERVE_HOSTS"  # extra Host names to accept (comma-separated), e.g. a LAN name
+HOSTS_ENV = "CAVEMAN_SERVE_HOSTS"  # extra Host names to accept (comma-separated), e.g. a LAN name
 STATIC_DIR = os.path.join(os.path.dirname(__file__), "static")
 
 
@@ -93,7 +93,7 @@ def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *, open_browser: b
     guarded, app = create_app(memory, token=token, host=host, port=port)
     link = f"{app.state.base_url}/login?code={app.state.sessions.new_code()}"
     out(f"cavemem serve: {app.state.base_url}  (API /api/v1, docs /docs, MCP {'/mcp' if app.state.mcp else 'off: no [mcp] extra'})")
-    out(f"bearer token: {'$CAVEMEM_SERVE_TOKEN' if source == 'env' else os.path.join('$CAVEMAN_HOME', 'serve.token')}")
+    out(f"bearer token: {'$CAVEMAN_SERVE_TOKEN' if source == 'env' else os.path.join('$CAVEMAN_HOME', 'serve.token')}")
     out(f"open once to log in: {link}")
     if open_browser:
         import webbrowser

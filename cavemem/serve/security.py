@@ -22,7 +22,7 @@ from .. import paths
 from ..errors import CaveError
 
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
-TOKEN_ENV = "CAVEMEM_SERVE_TOKEN"
+TOKEN_ENV = "CAVEMAN_SERVE_TOKEN"
 TOKEN_FILE = "serve.token"
 SESSION_COOKIE = "cavemem_session"
 CSRF_HEADER = b"x-csrf-token"
@@ -57,7 +57,7 @@ def token_path() -> str:
 
 
 def load_token(*, create: bool = True) -> tuple[str, str]:
-    """``(token, source)``: ``CAVEMEM_SERVE_TOKEN`` when set, else ``$CAVEMAN_HOME/serve.token``
+    """``(token, source)``: ``CAVEMAN_SERVE_TOKEN`` when set, else ``$CAVEMAN_HOME/serve.token``
     (created 0600 with 32 random bytes on first use)."""
     env = os.environ.get(TOKEN_ENV, "").strip()
     if env:

@@ -16,7 +16,7 @@ from ..args import Command, Opt, command, positive_int
         "Serve the memory store over HTTP: JSON API under /api/v1, a web page at /, docs at /docs,\n"
         "MCP over streamable HTTP at /mcp. Every call needs Authorization: Bearer <token> (the token\n"
         "is $CAVEMAN_HOME/serve.token, created 0600) or the one-time login link printed on start.\n"
-        "Loopback only unless --host names another address and CAVEMEM_SERVE_TOKEN is set.",
+        "Loopback only unless --host names another address and CAVEMAN_SERVE_TOKEN is set.",
         [
             Opt("--host", "", "ADDR", "address to listen on (default 127.0.0.1)", default="127.0.0.1"),
             Opt("--port", "-p", "N", "port (default 37778)", type=positive_int, default=37778),
