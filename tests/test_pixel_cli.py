@@ -323,3 +323,47 @@ def test_cavemem_simulate(run_cli):
     assert r.rc == 65 and "cannot sniff" in r.report["message"]
     r = run_cli("cavemem", "pixel", "simulate", "--model", "future-gemini", input=b'{"contents":[{"parts":[{"text":"hi"}]}]}')
     assert r.rc == 0 and json.loads(r.stdout)["Reason"] == "unsupported_image_token_profile"
+
+
+# -- cavemem pixel simulate: images already in the request ------------------------------------
+
+
+def _b64_image(w: int, h: int, fmt: str) -> str:
+    import base64
+
+    buf = io.BytesIO()
+    PIL.new("RGB", (w, h), (200, 30, 30)).save(buf, format=fmt)
+    return base64.b64encode(buf.getvalue()).decode()
+
+
+def test_cavemem_simulate_prices_images_already_in_the_request(run_cli):
+    from cavemem.pixel.pricing import anthropic_image_tokens, openai_vision_tokens, with_margin
+
+    body = {
+        "model": "claude-sonnet-4-5",
+        "max_tokens": 10,
+        "messages": [{"role": "user", "content": [
+            {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": _b64_image(1000, 500, "PNG")}},
+            {"type": "tool_result", "tool_use_id": "t", "content": [
+                {"type": "image", "source": {"type": "base64", "media_type": "image/jpeg", "data": _b64_image(300, 200, "JPEG")}}]},
+            {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "bm90IGFuIGltYWdl"}},
+            {"type": "text", "text": "what is in these?"},
+        ]}],
+    }
+    r = run_cli("cavemem", "pixel", "simulate", "--json", input=json.dumps(body).encode())
+    assert r.rc == 0, r.stderr
+    ex = json.loads(r.stdout)["ExistingImages"]
+    assert (ex["count"], ex["unreadable"], ex["sizes"]) == (3, 1, ["1000x500", "300x200"])
+    want_a = with_margin(anthropic_image_tokens(1000, 500)) + with_margin(anthropic_image_tokens(300, 200))
+    want_o = openai_vision_tokens("gpt-5.6", 1000, 500) + openai_vision_tokens("gpt-5.6", 300, 200)
+    assert ex["imageTokens"] == {"anthropic": want_a, "openai": want_o, "gemini": 2 * 1232}
+
+
+def test_cavemem_simulate_reads_openai_and_gemini_image_sizes():
+    from cavemem.pixel.imagesize import base64_images, image_size
+
+    openai = {"input": [{"role": "user", "content": [{"type": "input_image", "image_url": "data:image/png;base64," + _b64_image(64, 48, "PNG")}]}],
+              "messages": [{"role": "user", "content": [{"type": "image_url", "image_url": {"url": "data:image/gif;base64," + _b64_image(7, 9, "GIF")}}]}]}
+    gemini = {"contents": [{"parts": [{"inline_data": {"mime_type": "image/webp", "data": _b64_image(2000, 1000, "WEBP")}}, {"text": "hi"}]}]}
+    assert sorted(image_size(b) for b in base64_images(openai)) == [(7, 9), (64, 48)]
+    assert [image_size(b) for b in base64_images(gemini)] == [(2000, 1000)]

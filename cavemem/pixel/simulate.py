@@ -31,9 +31,20 @@ class SimulateResult:
     error: str | None
     body: object
     format: str
+    existing: dict | None = None  # images the request already carried (``existing_images=True``)
 
     def info_json(self) -> str:
         return self.info.to_json()
+
+    def cavemem_json(self) -> str:
+        """``cavemem pixel simulate``'s line: the TransformInfo fields, then ``ExistingImages``
+        (count, sizes read by Pillow, per-provider tokens) when they were measured."""
+        from ..gocompat import marshal
+
+        out = self.info.to_dict()
+        if self.existing is not None:
+            out["ExistingImages"] = self.existing
+        return marshal(out, sort_keys=False)
 
 
 def sniff(body: dict) -> str:
@@ -46,8 +57,9 @@ def sniff(body: dict) -> str:
     return ""
 
 
-def simulate(data: bytes, model: str | None = None) -> SimulateResult:
-    """Parse ``data`` as a JSON object and run the transform its format calls for."""
+def simulate(data: bytes, model: str | None = None, existing_images: bool = False) -> SimulateResult:
+    """Parse ``data`` as a JSON object and run the transform its format calls for.
+    ``existing_images`` also prices the images the body carries before the transform."""
     try:
         body = loads_verbatim(go_text(data))
     except ValueError as exc:
@@ -61,6 +73,11 @@ def simulate(data: bytes, model: str | None = None) -> SimulateResult:
     if not kind:
         raise SimulateError("", SNIFF_ERROR)
     opts = default_transform_options(name)
+    existing = None
+    if existing_images:
+        from .imagesize import existing_images_report
+
+        existing = existing_images_report(body, name)
     if kind == "openai":
         from .transforms.openai import transform_openai as transform
     elif kind == "gemini":
@@ -68,4 +85,4 @@ def simulate(data: bytes, model: str | None = None) -> SimulateResult:
     else:
         from .transforms.anthropic import transform_anthropic as transform
     result = transform(body, opts)
-    return SimulateResult(result.info, result.error, result.body, kind)
+    return SimulateResult(result.info, result.error, result.body, kind, existing)

@@ -314,13 +314,18 @@ def _cavemem_simulate(opts: dict) -> int:
     if opts["density"]:
         os.environ["CAVE_PIXEL_DENSITY"] = opts["density"]
     try:
-        result = simulate(data, opts["model"])
+        result = simulate(data, opts["model"], existing_images=True)
     except SimulateError as exc:
         raise CaveError("cave_invalid_input", f"pixel simulate{exc.stage}: {exc.message}") from None
     if opts["json"] or not io.stdout_is_tty():
-        out = result.info_json() + "\n"
+        out = result.cavemem_json() + "\n"
     else:
         out = _human_simulate(result.info)
+        ex = result.existing
+        if ex and ex["count"]:
+            t = ex["imageTokens"]
+            out += (f"already in the request: {ex['count']} image(s) ({', '.join(ex['sizes']) or 'unreadable'}), tokens"
+                    f" anthropic {t['anthropic']:,}, openai {t['openai']:,}, gemini {t['gemini']:,}\n")
     io.write_stdout(out.encode("utf-8"))
     if result.error:
         raise CaveError("cave_transform_failed", f"pixel simulate transform: {result.error}")
