@@ -306,6 +306,8 @@ _FRAGMENTS = [
     "-----BEGIN PRIVATE KEY-----", "-----END PRIVATE KEY-----", "MIIEvQ", "https://", "u:p@h", "@", "/",
     "curl -u ", "docker login -p ", "--token ", "sk-", "ghp_", "xoxb-", "[REDACTED:password]", "sig=", "AccountKey=",
     "AC" + "0123456789abcdef" * 2, "0123456789abcdef" * 2, "Bearer ", "eyJ", ".", "the", "was", "to",
+    "pw", "login ", "creds ", " -> ", "redis-cli -a ", "mongo -p ", "htpasswd -b f u ", "- name: DB_PASS\n  value: ",
+    "PGPASSWORD=",
 ]
 
 

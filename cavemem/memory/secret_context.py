@@ -24,7 +24,7 @@ Rule = tuple[str, Lazy, Callable[[re.Match], bool], tuple[str, ...]]
 _WORDS = (
     r"pass(?:word|wd|phrase)?|pwd|secret|secrets|client[_-]?secret|secret[_-]?key|api[_-]?key|apikey"
     r"|auth[_-]?key|access[_-]?key|account[_-]?key|private[_-]?key|client[_-]?key|signing[_-]?key"
-    r"|encryption[_-]?key|master[_-]?key|license[_-]?key|app[_-]?key|service[_-]?key|credentials?"
+    r"|pw|passcode|encryption[_-]?key|master[_-]?key|license[_-]?key|app[_-]?key|service[_-]?key|credentials?"
     r"|access[_-]?token|auth[_-]?token|refresh[_-]?token|private[_-]?token|session[_-]?token|sas[_-]?token"
     r"|bot[_-]?token|token|contrase[ñn]a|passwort|mot[_ ]de[_ ]passe"
 )
@@ -145,7 +145,7 @@ def _about_something_else(m: re.Match) -> bool:
 
 def _prose_value(m: re.Match) -> bool:
     v = m.group("v").rstrip(".!?)")
-    if not _suffix_ok(m) or v.lower() in _PROSE_STOP or _about_something_else(m):
+    if placeholder(m.group("v")) or not _suffix_ok(m) or v.lower() in _PROSE_STOP or _about_something_else(m):
         return False
     if looks_secret(v):
         return True
@@ -155,7 +155,7 @@ def _prose_value(m: re.Match) -> bool:
 
 
 def _strong(m: re.Match) -> bool:
-    return _suffix_ok(m) and looks_secret(m.group("v").rstrip(".!?)"), strong=True)
+    return not placeholder(m.group("v")) and _suffix_ok(m) and looks_secret(m.group("v").rstrip(".!?)"), strong=True)
 
 
 def _not_placeholder(m: re.Match) -> bool:
@@ -182,10 +182,10 @@ def _bearer(m: re.Match) -> bool:
     return any(c.isdigit() for c in v) or any(not c.isalnum() for c in v)
 
 
-HINTS = ("pass", "pwd", "secret", "key", "token", "credential", "contrase", "mot de", "mot_de")
+HINTS = ("pass", "pw", "secret", "key", "token", "credential", "contrase", "mot de", "mot_de")
 _Q = r"(?P<q>[\"'`])"
 _VAL = r"(?P<v>[^\s\"'`,;]{1,512}+)"
-_FILL = r"(?:[ \t]{1,3}+(?!(?:is|was|are|to|as)\b)[A-Za-z][\w-]{0,23}+){0,5}?"  # possessive: no re-splitting
+_FILL = r"(?:[ \t]{1,3}+(?!(?:is|was|are|to|as)\b)[A-Za-z][\w.-]{0,23}+){0,5}?"  # possessive: no re-splitting
 
 RULES: list[Rule] = [
     ("aws_secret_access_key", Lazy(r"(?i)aws.{0,20}?(?:secret|private).{0,20}?[\"']?\s{0,5}[:=]\s{0,5}[\"']?(?P<v>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])"), lambda m: True, ("aws",)),
@@ -195,6 +195,16 @@ RULES: list[Rule] = [
     ("cli_credential", Lazy(r"(?<![\w-])(?:-u|--user)(?:\s{1,5}|=)[\"']?(?P<v>[^\s:\"'\[$]{1,256}:[^\s\"']{1,256})"), _not_placeholder, ("-u", "--user")),
     ("cli_credential", Lazy(r"(?i)\b(?:docker|podman|nerdctl|buildah|skopeo|helm)\s{1,5}(?:registry\s{1,5})?login\b[^\n]{0,200}?\s(?:-p|--password)(?:\s{1,5}|=)[\"']?(?P<v>[^\s\"']{1,512})"), _not_placeholder, ("login",)),
     ("cli_credential", Lazy(r"\b(?:mysql|mysqldump|mariadb|mysqladmin)\b[^\n]{0,200}?\s-p(?P<v>[^\s\"']{1,256})"), _not_placeholder, ("mysql", "mariadb")),
+    ("cli_credential", Lazy(r"\bmongo(?:sh|dump|restore|import|export)?\b[^\n]{0,200}?\s(?:-p|--password)\s{1,3}[\"']?(?P<v>[^\s\"']{1,256})"), _not_placeholder, ("mongo",)),
+    ("cli_credential", Lazy(r"\bredis-cli\b[^\n]{0,200}?\s(?:-a|--pass)\s{1,3}[\"']?(?P<v>[^\s\"']{1,256})"), _not_placeholder, ("redis-cli",)),
+    ("cli_credential", Lazy(r"\bhtpasswd\s{1,5}-[A-Za-z]{0,4}b[A-Za-z]{0,4}\s{1,5}[^\s]{1,256}\s{1,5}[^\s]{1,256}\s{1,5}[\"']?(?P<v>[^\s\"']{1,256})"), _not_placeholder, ("htpasswd",)),
+    # NAME=value env vars whose name ends in a key word (PGPASSWORD, MYSQLPWD, CFTOKEN)
+    ("password", Lazy(r"(?<![A-Za-z0-9])[A-Z][A-Z0-9]{1,20}(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|APIKEY)(?P<suffix>)\s{0,3}[:=]\s{0,3}[\"']?(?P<v>[^\s\"'`,;]{1,512})"), _not_placeholder, ("pass", "pwd", "secret", "token", "apikey")),
+    # name/value pairs: k8s env entries, .NET <add key=… value=…/>
+    ("password", Lazy(r"(?i)\b(?:name|key)\s{0,3}[:=]\s{0,3}[\"']?[\w.-]{0,40}?(?:pass|pwd|secret|token|key)[\w.-]{0,40}[\"']?[\s,]{1,40}value\s{0,3}[:=]\s{0,3}[\"']?(?P<v>[^\s\"'<>]{1,512})"), _not_placeholder, ("value",)),
+    # user and password given together in prose ("login: admin / Xk9!…", "creds are bob:Xk9!…")
+    ("password", Lazy(r"(?i)\b(?:login|logins|creds?|credentials|account)\b(?:[ \t]{1,3}+[\w-]{1,24}+){0,8}?[\s:=]{1,4}[\w.@+-]{1,64}[ \t]{0,2}[/:][ \t]{0,2}(?P<v>[^\s,;\"']{6,128})"),
+     lambda m: looks_secret(m.group("v").rstrip(".!?)")) and not m.group("v").startswith("/"), ("login", "cred", "account")),
     ("cli_credential", Lazy(r"\bsshpass\s{1,5}-p\s{0,5}[\"']?(?P<v>[^\s\"']{1,256})"), _not_placeholder, ("sshpass",)),
     ("cli_credential", Lazy(r"(?i)(?<![\w-])--(?:password|passwd|pass|token|api-key|apikey|secret|client-secret|auth-token|access-token)(?:\s{1,5}|=)[\"']?(?P<v>[^\s\"']{1,512})"),
      lambda m: _not_placeholder(m) and not m.group("v").startswith("-"), ("--",)),
@@ -202,7 +212,7 @@ RULES: list[Rule] = [
     ("password", Lazy(r"(?P<bol>^[ \t]{0,40}[-]?[ \t]{0,4})?" + _KEY + r"[\"']?(?P<op>\s{0,5}(?::=|=>|[:=])\s{0,5})(?:" + _Q + r"(?P<v>[^\"'`\r\n]{1,512})[\"'`]|(?P<v2>[^\s\"'`,;]{1,512}))", re.M), _assign_value, HINTS),
     ("password", Lazy(r"(?i)<[\w.:-]{0,40}?(?:password|passwd|secret|token|api[_-]?key)[\w.-]{0,20}>(?P<v>[^<\r\n]{1,512})</"), _not_placeholder, HINTS),
     # the word, a few words, a link ("is", "was", "to", ":") and the value: a password in a sentence
-    ("password", Lazy(_KEY + _FILL + r"(?:[ \t]{1,3}+(?:is|was|are|to|as)|[ \t]{0,3}+:)\s{1,3}+[\"'`]?" + _VAL), _prose_value, HINTS),
+    ("password", Lazy(_KEY + _FILL + r"(?:[ \t]{1,3}+(?:is|was|are|to|as|->|=>|=)|[ \t]{0,3}+:)\s{1,3}+[\"'`]?" + _VAL), _prose_value, HINTS),
     ("password", Lazy(_KEY + r"\s{1,3}[\"'`]?" + _VAL), _strong, HINTS),
     # a long random string after a secret word ("the API key 3f9c…", "token: 9Xk…")
     ("high_entropy_secret", Lazy(r"(?i:(?<![A-Za-z0-9])(?:keys?|secrets?|tokens?|credentials?|apikey|passwords?)(?P<suffix>))" + _FILL + r"(?:[ \t]{1,3}+(?:is|was|are|to|as))?[\s:=]{1,5}+[\"'`]?(?P<v>[A-Za-z0-9+/_.=-]{20,512}+)"), _high_entropy, HINTS),

@@ -248,7 +248,54 @@ def cases() -> list[dict]:
     for kind, make, fmt in more:
         v = make()
         add(kind, fmt.format(v), v)
+    out.extend(second_batch(len(out)))
     return out
+
+
+def second_batch(start: int) -> list[dict]:
+    """Written after the first results, to probe unseen phrasings: 13 of these 30 leaked before
+    the rules they prompted (prose user/password pairs, NAMEPASSWORD env vars, k8s name/value
+    entries, redis-cli -a, mongo -p, htpasswd -b, "pw", "passcode", "->")."""
+    r = random.Random(7)
+
+    def s(n: int, alphabet: str = AN) -> str:
+        return "".join(r.choice(alphabet) for _ in range(n))
+
+    def pw() -> str:
+        return s(3, string.ascii_letters) + "#" + s(4, string.digits) + s(3)
+
+    rows: list[tuple[str, str, list[str]]] = []
+    for kind, fmt in [
+        ("prose_pair", "Login for the staging admin panel: admin / {}"), ("prose_pair", "creds are bob:{} for the ftp box"),
+        ("url_password", "ftp://bob:{}@files.acme.dev/upload"), ("env_suffix", "PGPASSWORD={} psql -h db -U app"),
+        ("password_sentence", "the wifi pass is {}"), ("password_arrow", "Password -> {}"), ("pw", "DB pw: {}"),
+        ("sentence_equals", "sudo password on the build box = {}"), ("k8s_env", '- name: DB_PASS\n  value: "{}"'),
+        ("redis_cli", "redis-cli -a {} ping"), ("htpasswd", "htpasswd -b .htpasswd admin {}"),
+        ("mongo_cli", "mongo -u root -p {} --authenticationDatabase admin"), ("passcode", "passcode {} for the bridge"),
+        ("sentence_was", "I changed my GitHub password to {} today"), ("ansible", "ansible_become_pass: {}"),
+        ("psql_url", "psql 'postgresql://app:{}@db:5432/app?sslmode=require'"),
+    ]:
+        v = pw()
+        rows.append((kind, fmt.format(v).replace("\\n", "\n"), [v]))
+    for kind, fmt, n in [
+        ("env_key", "OPENWEATHER_KEY={}", 32), ("env_token", "export CLOUDFLARE_API_TOKEN={}", 40),
+        ("header_token", 'headers = {{"X-Auth-Token": "{}"}}', 24), ("authorization_token", "Authorization: token {}", 36),
+        ("url_password", "https://admin:{}@jenkins.acme.dev/job/deploy", 20), ("dotnet_config", '<add key="ApiKey" value="{}" />', 32),
+        ("prose_token", "api token for sentry.io is {}", 40), ("passphrase", "the encryption passphrase: {}", 16),
+    ]:
+        v = s(n)
+        rows.append((kind, fmt.format(v), [v]))
+    v = "ghp_" + s(36)
+    rows.append(("url_token", f"git clone https://{v}@github.com/acme/private.git", [v]))
+    v = s(64, HEX)
+    rows.append(("hmac_secret", f"HMAC signing secret {v}", [v]))
+    v = s(44, B64) + "="
+    rows.append(("fernet_key", f"fernet key {v}", [v]))
+    v, w = "AKIA" + s(16, string.ascii_uppercase + "234567"), s(40, B64)
+    rows.append(("aws_pair", f"aws configure -> {v} {w}", [v, w]))
+    v = s(32, HEX)
+    rows.append(("nextauth", f"NEXTAUTH_SECRET={v}", [v]))
+    return [{"id": f"s{start + i:03d}-{k}", "kind": k, "text": t, "secrets": v} for i, (k, t, v) in enumerate(rows)]
 
 
 def lookalikes() -> list[dict]:
