@@ -171,6 +171,22 @@ def _load_vocab() -> _ShardedVocab:
     return _ShardedVocab(blob)
 
 
+def cache_ready() -> bool:
+    """Whether the parsed rank cache exists (a cold home builds it on first count: ~1 s)."""
+    from . import paths
+
+    try:
+        return os.path.exists(os.path.join(paths.cache_dir(), _CACHE_FILE))
+    except Exception:  # noqa: BLE001 - no resolvable home: nothing cached
+        return False
+
+
+def warm_cache() -> bool:
+    """Build the rank cache now (``hook install`` does, so a first session's hook is not a timeout)."""
+    _load_vocab()
+    return cache_ready()
+
+
 def _write_cache(path: str, blob: bytes) -> None:
     """Best effort, atomic (temp file + rename); a read-only home just means no cache."""
     import tempfile

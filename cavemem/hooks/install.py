@@ -50,6 +50,14 @@ def default_command() -> str:
     return f"{shlex.quote(sys.executable)} -m cavemem"
 
 
+def move_warning() -> str | None:
+    """Why the detected command would break if this virtualenv moved (None when ``cavemem`` is on PATH)."""
+    if default_command() == "cavemem":
+        return None
+    return ("cavemem is not on PATH, so the hooks call it by absolute path and stop working if this "
+            "environment moves; put its bin directory on PATH or pass --command CMD")
+
+
 def hook_config(command: str | None = None) -> dict:
     base = command or default_command()
     events: dict = {}

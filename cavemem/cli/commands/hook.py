@@ -25,6 +25,7 @@ import time
 from cavemem.cli import io
 
 DEFAULT_DEADLINE_MS = 1000
+COLD_DEADLINE_MS = 4000  # a home without the rank cache builds it (~1 s): still inside Claude Code's 5 s
 LOCK_WAIT_MS = 100
 STDIN_LIMIT = 16 * 1024 * 1024
 EMBED_BACKFILL = 16  # memories a hook may embed to catch the index up (recall does more)
@@ -85,10 +86,16 @@ def _log(hook: str, code: str, message: str) -> None:
 
 
 def deadline_ms() -> int:
+    """``CAVEMAN_HOOK_DEADLINE_MS``, else 1 s — or 4 s while the token-rank cache is still cold."""
+    default = DEFAULT_DEADLINE_MS
+    if not os.environ.get("CAVEMAN_HOOK_DEADLINE_MS"):
+        from cavemem.tokens import cache_ready
+
+        default = DEFAULT_DEADLINE_MS if cache_ready() else COLD_DEADLINE_MS
     try:
-        value = int(os.environ.get("CAVEMAN_HOOK_DEADLINE_MS", "") or DEFAULT_DEADLINE_MS)
+        value = int(os.environ.get("CAVEMAN_HOOK_DEADLINE_MS", "") or default)
     except ValueError:
-        value = DEFAULT_DEADLINE_MS
+        value = default
     return max(10, value)
 
 
@@ -230,15 +237,28 @@ def _install(argv: list[str]) -> int:
     config = install.hook_config(opts["command"])
     if not opts["write"]:
         io.write_stdout((json.dumps(config, indent=2) + "\n").encode())
-        return 0
+        return _warn_if_not_on_path(opts)
     path = opts["settings"] or install.default_settings_path()
     try:
         report = install.write_settings(path, config)
     except CaveError as err:
         return io.report_error(err)
+    from cavemem.tokens import warm_cache
+
+    report["token_cache_warm"] = warm_cache()  # so the first session's hooks are not spent building it
     if opts["json"]:
         io.write_stdout((io.json_line(report) + "\n").encode())
     else:
         state = "created" if report["created"] else ("updated" if report["changed"] else "already up to date")
         io.write_stdout(f"{path}: {state} (cavemem hooks: {', '.join(report['events'])})\n".encode())
+    return _warn_if_not_on_path(opts)
+
+
+def _warn_if_not_on_path(opts: dict) -> int:
+    """One stderr line when the written command would break if this virtualenv moved."""
+    from cavemem.hooks import install
+
+    warning = None if opts["command"] else install.move_warning()
+    if warning:
+        io.write_stderr_line(io.json_line({"warning": "cave_hook_command_not_on_path", "message": warning}))
     return 0
