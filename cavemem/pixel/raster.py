@@ -2,9 +2,11 @@
 
 The page is a Pillow "L" image of thermometer ink codes (see ``atlas``). A row of text is drawn
 in ``k`` interleaved layers whose glyphs never overlap; each layer is one ``bytes.join`` of
-column-major glyph blocks, turned into an 8-px band by ``Image.frombytes`` + ``transpose``. The
-reference's ``max`` blending where glyphs overlap (a 5-px glyph at a 4-px advance, 8-px rows at
-a 6-px pitch) is ``ImageChops.lighter``. The finished page is written as an indexed PNG by
+column-major glyph blocks (no per-glyph Python work on the common path). The reference's ``max``
+blending where glyphs overlap is a bitwise OR of the layers (a 5-px glyph at a 4-px advance) and
+``ImageChops.lighter`` where rows overlap (8-px rows at a 6-px pitch); the band goes in with
+``Image.frombytes`` + ``paste``. (Blitting glyph by glyph with ``Image.paste``, or bands of 8-px
+columns, measured slower: Pillow's per-call and per-line overheads dominate 5x8 glyphs.) The finished page is written as an indexed PNG by
 Pillow: the ink code (plus the colour slot in the high bits) is the palette index.
 
 Coloured styles keep a per-pixel *slot* (which palette colour the ink takes): after each glyph
@@ -103,6 +105,7 @@ class Canvas:
         self._glyph_cache: dict[str, object] = {}
         self.glyphs_drawn = 0
         self.row_dropped = 0  # glyphs dropped in the row last placed
+        self._inked_to = 0  # no ink at or below this scanline yet
 
     def place(self, row: str, cols: int, cell_w: int, x0: int) -> list[tuple[int, object, int]]:
         """Glyph placements ``(x, glyph, char index)`` of one row; missing glyphs are counted
@@ -170,24 +173,27 @@ class Canvas:
         self.glyphs_drawn += len(placements)
 
     def _blit(self, strips: list[tuple[int, bytes]], y0: int) -> None:
-        """Max-blend column-major layer strips into one 8-px band and that band into the page
-        (rows overlap when the pitch is under 8 px)."""
-        Image, lighter = self._Image, self._chops.lighter
+        """Merge column-major layer strips into one 8-px band and max-blend it into the page.
+
+        Layers are merged as big integers (thermometer codes: OR is max), the band is turned
+        row-major with 8 strided slices, and ``ImageChops.lighter`` blends it into the page only
+        where earlier rows may have inked (a 6-px pitch overlaps the row above)."""
         need = self.width * CELL_H
-        band = None
+        merged = 0
         for x, data in strips:
             data = bytes(x * CELL_H) + data
             data = data[:need] if len(data) >= need else data + bytes(need - len(data))
-            im = Image.frombytes("L", (CELL_H, self.width), data)
-            band = im if band is None else lighter(band, im)
+            merged |= int.from_bytes(data, "big")
         ya, yb = max(0, y0), min(self.height, y0 + CELL_H)
-        if band is None or yb <= ya:
+        if yb <= ya:
             return
-        band = band.transpose(Image.Transpose.TRANSPOSE)
-        if (ya, yb) != (y0, y0 + CELL_H):
-            band = band.crop((0, ya - y0, self.width, yb - y0))
+        col = merged.to_bytes(need, "big")
+        band = self._Image.frombytes("L", (self.width, yb - ya), b"".join(col[r::CELL_H] for r in range(ya - y0, yb - y0)))
         box = (0, ya, self.width, yb)
-        self.img.paste(lighter(self.img.crop(box), band), box)
+        if ya < self._inked_to:
+            band = self._chops.lighter(self.img.crop(box), band)
+        self.img.paste(band, box)
+        self._inked_to = max(self._inked_to, yb)
 
     def _paint_run(self, x: int, x_end: int, slot: int, y0: int) -> None:
         buf = bytearray([NO_BOX]) * self.width
