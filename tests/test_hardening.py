@@ -278,3 +278,43 @@ def test_10_compress_with_closed_stdout_has_no_traceback(tmp_path):
                        cwd=tmp_path, timeout=60, preexec_fn=lambda: os.close(1))
     assert b"Traceback" not in r.stderr
     assert r.returncode != 0
+
+
+def _as_nobody_python() -> list[str]:
+    """An interpreter uid 65534 can run with this checkout and venv on its path."""
+    import sys
+    import sysconfig
+
+    for exe in (sys.executable, "/usr/bin/python3"):
+        probe = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", exe, "-c",
+                                "import sys; print(sys.version_info[:2])"], capture_output=True)
+        if probe.returncode == 0 and probe.stdout.strip() == str(sys.version_info[:2]).encode():
+            return ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", exe, "-m", "cavemem"]
+    pytest.fail("needs setpriv and a Python that uid 65534 can run (" + sysconfig.get_paths()["purelib"] + ")")
+
+
+def test_10_store_owned_by_another_user_is_a_clear_error(tmp_path):
+    import shutil
+    import sysconfig
+    import tempfile
+
+    if os.geteuid() != 0:
+        pytest.fail("needs root to create a store another user cannot open")
+    cmd = _as_nobody_python()
+    base = tempfile.mkdtemp(prefix="cave-perm-", dir="/tmp")
+    try:
+        os.chmod(base, 0o755)
+        home = Path(base) / "home"
+        env = {"CAVEMAN_HOME": str(home), "CAVEMAN_CACHE_DIR": str(Path(base) / "cache")}
+        _run("compress", input=ROWS, env=env, cwd=tmp_path)
+        _run("remember", "--global", "a root-owned fact", env=env, cwd=tmp_path)
+        os.chown(home, 65534, 65534)  # the user's own home, holding files root created
+        root_dir = str(Path(__file__).resolve().parents[1])
+        full = dict(os.environ, **env, HOME=base, PYTHONPATH=root_dir + os.pathsep + sysconfig.get_paths()["purelib"])
+        for args, code in ((["retrieve", handle_for(ROWS)], "cave_ccr_unavailable"), (["stats"], "cave_ccr_unavailable"),
+                           (["remember", "--global", "x"], "cave_store_unavailable"), (["list", "--all"], "cave_store_unavailable")):
+            r = subprocess.run(cmd + args, capture_output=True, env=full, cwd=base, timeout=60)
+            assert b"Traceback" not in r.stderr, r.stderr
+            assert r.returncode == 1 and _err(r)["error"] == code and "Permission denied" in _err(r)["message"], (args, r.stderr)
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
