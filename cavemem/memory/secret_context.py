@@ -24,13 +24,13 @@ Rule = tuple[str, Lazy, Callable[[re.Match], bool], tuple[str, ...]]
 _WORDS = (
     r"pass(?:word|wd|phrase)?|pwd|secret|secrets|client[_-]?secret|secret[_-]?key|api[_-]?key|apikey"
     r"|auth[_-]?key|access[_-]?key|account[_-]?key|private[_-]?key|client[_-]?key|signing[_-]?key"
-    r"|pw|passcode|encryption[_-]?key|master[_-]?key|license[_-]?key|app[_-]?key|service[_-]?key|credentials?"
+    r"|pw|passcode|(?:totp|2fa|mfa|otp)[ _-]?(?:seed|secret|key)|storepass|keypass|encryption[_-]?key|master[_-]?key|license[_-]?key|app[_-]?key|service[_-]?key|credentials?"
     r"|access[_-]?token|auth[_-]?token|refresh[_-]?token|private[_-]?token|session[_-]?token|sas[_-]?token"
     r"|bot[_-]?token|token|contrase[ñn]a|passwort|mot[_ ]de[_ ]passe"
 )
 # a key word starting a name part (``db_password``, ``GITHUB_TOKEN``, ``x-api-key``), with up to
 # three more name parts after it (``SECRET_KEY_BASE``) — vetted by _SUFFIX_STOP
-_KEY = r"(?i:(?<![A-Za-z0-9])(?:" + _WORDS + r")(?P<suffix>(?:[_-][A-Za-z0-9]{1,20}){0,3}))"
+_KEY = r"(?i:(?<![A-Za-z0-9])(?:" + _WORDS + r"))(?P<suffix>(?:[_-][A-Za-z0-9]{1,20}|[A-Z][a-z0-9]{1,20}){0,3})"
 _SUFFIX_STOP = frozenset(
     "id ids file path dir hash hashed length len min max policy env name names type count limit prefix field "
     "header regex pattern expiry expires ttl timeout version size format mode label hint reset rotation ref "
@@ -96,9 +96,12 @@ def value_group(m: re.Match) -> tuple[str, str]:
     return "v", v
 
 
+_PARTS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+")
+
+
 def _suffix_ok(m: re.Match) -> bool:
     suffix = m.group("suffix") or ""
-    return not any(part.lower() in _SUFFIX_STOP for part in re.split(r"[_-]", suffix) if part)
+    return not any(part.lower() in _SUFFIX_STOP for part in _PARTS.findall(suffix))  # snake, kebab, camel
 
 
 def looks_secret(v: str, *, strong: bool = False) -> bool:
@@ -182,7 +185,7 @@ def _bearer(m: re.Match) -> bool:
     return any(c.isdigit() for c in v) or any(not c.isalnum() for c in v)
 
 
-HINTS = ("pass", "pw", "secret", "key", "token", "credential", "contrase", "mot de", "mot_de")
+HINTS = ("pass", "pw", "secret", "key", "token", "credential", "totp", "otp", "2fa", "mfa", "contrase", "mot de", "mot_de")
 _Q = r"(?P<q>[\"'`])"
 _VAL = r"(?P<v>[^\s\"'`,;]{1,512}+)"
 _FILL = r"(?:[ \t]{1,3}+(?!(?:is|was|are|to|as)\b)[A-Za-z][\w.-]{0,23}+){0,5}?"  # possessive: no re-splitting
@@ -203,8 +206,11 @@ RULES: list[Rule] = [
     # name/value pairs: k8s env entries, .NET <add key=… value=…/>
     ("password", Lazy(r"(?i)\b(?:name|key)\s{0,3}[:=]\s{0,3}[\"']?[\w.-]{0,40}?(?:pass|pwd|secret|token|key)[\w.-]{0,40}[\"']?[\s,]{1,40}value\s{0,3}[:=]\s{0,3}[\"']?(?P<v>[^\s\"'<>]{1,512})"), _not_placeholder, ("value",)),
     # user and password given together in prose ("login: admin / Xk9!…", "creds are bob:Xk9!…")
-    ("password", Lazy(r"(?i)\b(?:login|logins|creds?|credentials|account)\b(?:[ \t]{1,3}+[\w-]{1,24}+){0,8}?[\s:=]{1,4}[\w.@+-]{1,64}[ \t]{0,2}[/:][ \t]{0,2}(?P<v>[^\s,;\"']{6,128})"),
-     lambda m: looks_secret(m.group("v").rstrip(".!?)")) and not m.group("v").startswith("/"), ("login", "cred", "account")),
+    ("password", Lazy(r"(?i)\b(?:login|logins|creds?|credentials|account|wifi|wi-fi|ssid)\b(?:[ \t]{1,3}+[\w-]{1,24}+){0,8}?[\s:=(]{1,4}[\w.@+-]{1,64}[ \t]{0,2}[/:][ \t]{0,2}(?P<v>[^\s,;\"']{6,128})"),
+     lambda m: looks_secret(m.group("v").rstrip(".!?)")) and not m.group("v").startswith("/"), ("login", "cred", "account", "wifi", "wi-fi", "ssid")),
+    ("cli_credential", Lazy(r"(?<![\w-])-(?:storepass|keypass|srcstorepass|deststorepass|passin|passout)\s{1,3}(?:pass:)?[\"']?(?P<v>[^\s\"']{1,256})"), _not_placeholder, ("pass",)),
+    ("cli_credential", Lazy(r"\brabbitmqctl\s{1,5}(?:add_user|change_password)\s{1,5}[^\s]{1,256}\s{1,5}[\"']?(?P<v>[^\s\"']{1,256})"), _not_placeholder, ("rabbitmqctl",)),
+    ("cli_credential", Lazy(r"\becho\s{1,3}(?:-n\s{1,3})?[\"']?(?P<v>[^\s\"'|]{1,256})[\"']?\s{0,3}\|\s{0,3}[^\n|]{0,80}--password-stdin"), _not_placeholder, ("password-stdin",)),
     ("cli_credential", Lazy(r"\bsshpass\s{1,5}-p\s{0,5}[\"']?(?P<v>[^\s\"']{1,256})"), _not_placeholder, ("sshpass",)),
     ("cli_credential", Lazy(r"(?i)(?<![\w-])--(?:password|passwd|pass|token|api-key|apikey|secret|client-secret|auth-token|access-token)(?:\s{1,5}|=)[\"']?(?P<v>[^\s\"']{1,512})"),
      lambda m: _not_placeholder(m) and not m.group("v").startswith("-"), ("--",)),

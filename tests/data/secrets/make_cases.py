@@ -249,6 +249,7 @@ def cases() -> list[dict]:
         v = make()
         add(kind, fmt.format(v), v)
     out.extend(second_batch(len(out)))
+    out.extend(third_batch(len(out)))
     return out
 
 
@@ -298,6 +299,87 @@ def second_batch(start: int) -> list[dict]:
     return [{"id": f"s{start + i:03d}-{k}", "kind": k, "text": t, "secrets": v} for i, (k, t, v) in enumerate(rows)]
 
 
+def third_batch(start: int) -> list[dict]:
+    """A third probe, written after the second batch's fixes: 8 of its 24 secrets leaked and 0 of
+    its 25 look-alikes were flagged before the rules it prompted (camelCase keys, keytool/openssl
+    pass flags, rabbitmqctl, echo | --password-stdin, "wifi: ssid / pw", TOTP seeds); one
+    ("password changed: it's now …") still leaks and is kept as a known miss, not a case."""
+    R = random.Random(99)
+    S: list[tuple[str, tuple[str, ...]]] = []
+
+    def r(n: int, a: str = AN) -> str:
+        return "".join(R.choice(a) for _ in range(n))
+
+    def pw() -> str:
+        return r(2, string.ascii_uppercase) + r(3, string.ascii_lowercase) + R.choice("$%!&") + r(3, string.digits)
+
+    def add(t: str, *secrets: str) -> None:
+        S.append((t, secrets))
+
+    v=pw()
+    add(f"note to self: vpn pwd {v}",v)
+    v=pw()
+    add(f"Root PW for the NAS is {v}",v)
+    v=pw()
+    add(f"gave Sam the jira login (sam.k / {v})",v)
+    v=r(40)
+    add(f"GITLAB_CI_TOKEN: {v}",v)
+    v=r(32,"0123456789abcdef")
+    add(f"the segment write key is {v}",v)
+    v=pw()
+    add(f"password={v};server=db;database=shop",v)
+    v=pw()
+    add(f"Server=tcp:acme.database.windows.net;User ID=app;Password={v};Encrypt=True",v)
+    v=pw()
+    add(f"jdbc:postgresql://db:5432/shop?user=app&password={v}",v)
+    v=r(48)
+    add(f"bot token: {v}",v)
+    v=pw()
+    add(f'keytool -genkey -storepass {v} -keystore app.jks',v)
+    v=pw()
+    add(f"openssl pkcs12 -export -passout pass:{v} -out cert.p12",v)
+    v=pw()
+    add(f"git config credential: https://ci:{v}@git.acme.dev",v)
+    v=r(20)
+    add(f"the TOTP seed is {v}",v)
+    v=pw()
+    add(f"user=admin pass={v}",v)
+    v="sk_live_"+r(24)
+    add(f"moved billing to {v}",v)
+    v=r(40,AN+"/+")
+    add(f"secretAccessKey: {v}",v)
+    v=pw()
+    add(f"{{\"username\": \"ops\", \"pass\": \"{v}\"}}",v)
+    v=pw()
+    add(f"The DB password changed: it's now {v}",v)
+    v=r(36)
+    add(f"Use bearer {v} for the staging API",v)
+    v=pw()
+    add(f"wifi: AcmeGuest / {v}",v)
+    v=r(24)
+    add(f"api-key {v} (sandbox)",v)
+    v=pw()
+    add(f"--db-password={v}",v)
+    v=r(30)
+    v="shpat_"+r(32,"0123456789abcdef")
+    add(f"X-Shopify-Access-Token: {v}",v)
+    v=pw()
+    add(f"rabbitmqctl add_user svc {v}",v)
+    v=pw()
+    add(f"echo '{v}' | docker login -u ci --password-stdin",v)
+    rows = [(t, list(v)) for t, v in S if "it's now" not in t]
+    return [{"id": f"s{start + i:03d}-batch3", "kind": "batch3", "text": t, "secrets": v} for i, (t, v) in enumerate(rows)]
+
+
+LOOKALIKES_3 = ["the vpn pwd prompt times out after 30s","Root PW resets need two approvals","jira login is via SSO now",
+ "GITLAB_CI_TOKEN is injected by the runner","the segment write key lives in the settings page","password=; is rejected by the parser",
+ "Encrypt=True is required for Azure SQL","jdbc:postgresql://db:5432/shop?user=app&ssl=true","bot token rotation is manual",
+ "keytool -list -keystore app.jks","openssl rand -hex 32 generates a secret","git config credential.helper store",
+ "TOTP uses 30 second windows","user=admin is the default login","billing moved to Stripe in March","secretAccessKey comes from the IRSA role",
+ '{"username": "ops", "role": "admin"}',"The DB password changed last week","bearer tokens are checked by the gateway",
+ "wifi: AcmeGuest on floor 3","api-key header is x-api-key","--db-password is read from a file","X-Shopify-Access-Token header is required",
+ "rabbitmqctl list_users","docker login -u ci --password-stdin < token.txt"]
+
 def lookalikes() -> list[dict]:
     png = base64.b64encode(bytes(R.randrange(256) for _ in range(120))).decode()
     items = [
@@ -345,6 +427,7 @@ def lookalikes() -> list[dict]:
         "ECDSA P-256 public key fingerprint SHA256:uNiVztksCsDhcc0u9e8BujQXVUpKZIDTMczCvj3tD2s",
         "sha1 da39a3ee5e6b4b0d3255bfef95601890afd80709 of the empty file", "Token budget 4096 / context 128k",
     ]
+    items += LOOKALIKES_3  # the third probe's look-alikes, seen before any fix (none was flagged)
     return [{"id": f"l{i:03d}", "text": t} for i, t in enumerate(items)]
 
 
