@@ -94,3 +94,17 @@ def test_low_confidence_ranks_below_an_equal_confirmed_memory(project):
     rc, out, _ = cli("recall", "orders service port", "--json", cwd=project)
     hits = json.loads(out)["hits"]
     assert [h["text"][-4:] for h in hits] == ["7002", "7001"]
+
+
+def test_recall_sessions_lists_the_exact_archived_message_after_the_hits(project):
+    _capture(project, "acme-api-01-setup.jsonl")
+    rc, out, _ = cli("recall", "Celery RabbitMQ cron job options", "--sessions", "--json", cwd=project)
+    res = json.loads(out)
+    [first, *_] = res["session_hits"]
+    assert rc == 0 and first["basis"] == "session" and "A) Celery with RabbitMQ" in first["text"]
+    line = [json.loads(x) for x in (project / "acme-api-01-setup.jsonl").read_text().splitlines() if first["uuid"] in x][0]
+    assert line["uuid"] == first["uuid"] and line["message"]["content"] == first["text"]
+    rc, out, _ = cli("recall", "kubernetes helm chart ingress", "--sessions", "--json", cwd=project)
+    assert json.loads(out)["hits"] == [] and json.loads(out)["session_hits"] == []
+    rc, out, _ = cli("recall", "Celery RabbitMQ cron job options", "--sessions", cwd=project)
+    assert f"message {first['uuid']}".encode() in out

@@ -413,6 +413,7 @@ class Memory:
         include_superseded: bool = False,
         now: datetime | str | None = None,
         include_expired: bool = False,
+        sessions: bool = False,
     ) -> dict:
         """Ranked memories for ``query``: ``{"basis", "hits": [{"id", "text", "score",
         "tokens_added", "basis", "recovery_handle", …}], "tokens_added", "token_budget", …}``.
@@ -451,6 +452,13 @@ class Memory:
             out.setdefault("warnings", []).extend(scorer_problems)
         out["tokens_added"] = sum(h["tokens_added"] for h in out["hits"])
         out["token_budget"] = token_budget
+        if sessions:  # low priority: archived session passages, listed after the hits, never among them
+            try:
+                from .capture import archive
+
+                out["session_hits"] = archive.search(self.store, self.engine().store(), query, scope)
+            except Exception as exc:  # noqa: BLE001 - recall still answers without them
+                out.setdefault("warnings", []).append(f"cave_ccr_unavailable: session passages not searched ({exc})")
         out["scope"] = "*" if scope is None else list(scope)
         return out
 

@@ -132,6 +132,7 @@ def remember(opts: dict) -> int:
             _UNTIL,
             Opt("--include-superseded", help="also search superseded versions"),
             Opt("--include-expired", help="also return memories past their --expires / --ttl"),
+            Opt("--sessions", help="also list matching archived session messages (after the hits)"),
             Opt("--format", "-f", "F", "output format (default table)", choices=("table", "json", "context")),
             Opt("--json", help="same as --format json"),
         ],
@@ -150,7 +151,7 @@ def recall(opts: dict) -> int:
     result = m.recall(
         query, limit=opts["limit"], token_budget=opts["token_budget"], project=_scope(opts),
         since=opts["since"], until=opts["until"], include_superseded=opts["include_superseded"],
-        include_expired=opts["include_expired"],
+        include_expired=opts["include_expired"], sessions=opts["sessions"],
     )
     if fmt == "json":
         _out(render.to_json(result))
@@ -160,6 +161,9 @@ def recall(opts: dict) -> int:
             io.write_stderr_line(io.json_line({"warning": w}))
     else:
         _out(render.recall_table(result))
+    if fmt == "table":
+        for p in result.get("session_hits", ()):
+            _out(f"session {p['session']} · message {p['uuid']} · {p['ts'] or '?'}\n    {' '.join(p['text'].split())[:300]}\n")
     return 0
 
 

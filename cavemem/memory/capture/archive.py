@@ -10,7 +10,7 @@ repeats idempotent work.
 
 from __future__ import annotations
 
-from .. import ids, project as projects
+from .. import analyze, ids, project as projects
 from .transcript import Chunk, read_from
 
 CONTENT_TYPE = "application/x-claude-code-transcript"
@@ -72,6 +72,10 @@ def record_chunk(conn, chunk: Chunk, handle: str | None, path: str, session: str
                 "INSERT OR IGNORE INTO cap_messages (session, uuid, type, ts, handle, pos, length, line) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (sid, m.uuid, m.type, m.timestamp or None, handle, m.offset - chunk.start, m.length, line0 + i))
             added += cur.rowcount
+            if cur.rowcount and m.text.strip() and m.type in ("user", "assistant"):
+                body = analyze.join_terms(analyze.analyze(m.text[:20000]))
+                if body:
+                    conn.execute("INSERT INTO cap_text (body, session, uuid) VALUES (?, ?, ?)", (body, sid, m.uuid))
     first = first or (min(stamps) if stamps else None)
     last = max(stamps) if stamps else None
     conn.execute(
@@ -113,3 +117,31 @@ def message_text(raw: bytes) -> str:
 
 def now_text() -> str:
     return ids.format_time(ids.utc_now())
+
+
+def search(store, ccr, query: str, projects_scope=None, limit: int = 3, min_share: float = 0.5) -> list[dict]:
+    """Archived messages matching ``query`` (at least ``min_share`` of its distinct terms), best
+    first: ``{"session", "uuid", "ts", "text", "score", "basis": "session"}``. Low priority by
+    design: recall lists them after its hits, never among them."""
+    terms = list(dict.fromkeys(analyze.analyze(query)))
+    if not terms:
+        return []
+    expr = "body : (" + " OR ".join('"' + t.replace('"', '""') + '"' for t in terms) + ")"
+    sql = ("SELECT t.session, t.uuid, t.body, bm25(cap_text) AS s FROM cap_text AS t JOIN cap_sessions AS c ON c.session = t.session "
+           "WHERE cap_text MATCH ?")
+    params: list = [expr]
+    if projects_scope is not None:
+        sql += f" AND c.project IN ({','.join('?' * len(projects_scope))})"
+        params.extend(projects_scope)
+    out = []
+    for sess, uuid, body, score in store.read(sql + " ORDER BY s LIMIT ?", [*params, limit * 10]):
+        have = set(body.split(" "))
+        if sum(t in have for t in terms) < min_share * len(terms):
+            continue
+        raw = message_bytes(store, ccr, sess, uuid)
+        ts = store.read("SELECT ts FROM cap_messages WHERE session = ? AND uuid = ?", (sess, uuid))
+        out.append({"session": sess, "uuid": uuid, "ts": ts[0][0] if ts else None, "text": message_text(raw) if raw else "",
+                    "score": round(-score, 4), "basis": "session"})
+        if len(out) >= limit:
+            break
+    return out

@@ -22,6 +22,8 @@ TABLES = (
         id TEXT PRIMARY KEY, confidence REAL NOT NULL DEFAULT 1.0, expires_us INTEGER,
         source_session TEXT, source_message TEXT, capture_kind TEXT, captured INTEGER NOT NULL DEFAULT 0,
         injected INTEGER NOT NULL DEFAULT 0, used INTEGER NOT NULL DEFAULT 0, last_used TEXT)""",
+    # analysed conversation text of archived messages, for session passages in recall
+    "CREATE VIRTUAL TABLE IF NOT EXISTS cap_text USING fts5(body, session UNINDEXED, uuid UNINDEXED, tokenize = 'ascii')",
 )
 
 
@@ -33,5 +35,5 @@ def migrate(conn: sqlite3.Connection) -> None:
 
 def ensure(conn: sqlite3.Connection) -> None:
     """For stores opened by an older build between migrations: cheap when the tables exist."""
-    if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'mem_capture'").fetchone() is None:
+    if conn.execute("SELECT count(*) FROM sqlite_master WHERE name IN ('mem_capture', 'cap_text')").fetchone()[0] < 2:
         migrate(conn)
