@@ -253,3 +253,31 @@ def test_09_property_tool_calls_answer_with_valid_utf8_and_never_panic(tools, na
     body = json.loads(text)
     if is_error:
         assert body["error"] != "cave_tool_panicked", (name, args, body)
+
+
+_event_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(st.characters(codec=None), max_size=40)
+    | st.sampled_from(["<remember>", "</remember>", "```\n", "remember: ", "<private>", "/tmp/nope.jsonl"]),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=16,
+)
+_events = st.one_of(
+    st.binary(max_size=200),
+    st.fixed_dictionaries({}, optional={k: _event_values for k in (
+        "prompt", "last_assistant_message", "cwd", "session_id", "transcript_path", "hook_event_name")}).map(
+        lambda d: json.dumps(d).encode("utf-8", "surrogatepass")),
+)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["session-start", "user-prompt", "stop", "session-end", "pre-compact"]), _events)
+def test_03_property_hostile_hook_events_answer_fast_and_fail_open(monkeypatch, name, raw):
+    from cavemem.cli.commands.hook import handle
+
+    monkeypatch.setenv("CAVEMAN_CAPTURE", "0")
+    out, exc = run_with_deadline(lambda: handle(name, raw), 5)
+    assert out is not TIMED_OUT
+    if exc is not None:  # the hook logs these and prints nothing; never a hang or a crash of the runner
+        assert type(exc).__name__ in ("HookInputError", "CaveError", "RuntimeError"), repr(exc)
+    elif out is not None:
+        json.dumps(out).encode("utf-8")
