@@ -134,3 +134,15 @@ def test_typer_usage_error_is_one_json_line(capsys):
     rc = run_app(["recall", "--limit", "nope", "q"])
     err = capsys.readouterr().err.strip().splitlines()
     assert rc == 2 and len(err) == 1 and '"cave_invalid_arguments"' in err[0]
+
+
+def test_input_too_large_names_the_limit_it_was_read_under(monkeypatch):
+    import io as stdio
+    import sys
+
+    from cavemem.cli import io
+
+    monkeypatch.setattr(sys, "stdin", stdio.TextIOWrapper(stdio.BytesIO(b"x" * 11)))
+    with pytest.raises(io.InputTooLarge) as err:
+        io.read_stdin(10)
+    assert err.value.message == "stdin exceeds 10 bytes" and err.value.exit_code == 1

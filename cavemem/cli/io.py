@@ -14,8 +14,9 @@ STDIN_LIMIT = 64 * 1024 * 1024  # 67,108,864 bytes accepted; one more is refused
 
 
 class InputTooLarge(CaveError):
-    def __init__(self) -> None:
-        super().__init__("cave_input_too_large", f"stdin exceeds {STDIN_LIMIT} bytes")
+    def __init__(self, limit: int = STDIN_LIMIT) -> None:
+        super().__init__("cave_input_too_large", f"stdin exceeds {limit} bytes")
+        self.limit = limit
 
 
 def read_stdin(limit: int = STDIN_LIMIT) -> bytes:
@@ -34,7 +35,7 @@ def read_stdin(limit: int = STDIN_LIMIT) -> bytes:
         chunks.append(chunk)
         got += len(chunk)
     if got > limit:
-        raise InputTooLarge()
+        raise InputTooLarge(limit)
     return b"".join(chunks)
 
 
