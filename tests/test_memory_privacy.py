@@ -318,3 +318,20 @@ def test_redaction_of_secret_shaped_text_is_idempotent_and_never_raises(parts):
     once, found = redact(text)
     assert redact(once)[0] == once
     assert all(n > 0 for n in found.values())
+
+
+def test_import_redacts_every_field_of_a_new_memory(tmp_path):
+    """A JSONL line without an id is a new memory: its topic, tags, entity, files and session are
+    cleaned like remember's (lines with ids are exports and stay as they were)."""
+    import json as _json
+
+    from cavemem import Memory
+
+    secret = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+    line = _json.dumps({"text": "rotate the CI token monthly", "topic": f"token {secret}", "tags": [secret],
+                        "entity": secret, "files": [f"/tmp/{secret}"], "session": secret})
+    with Memory(str(tmp_path / "mem.db"), cwd=str(tmp_path)) as m:
+        report = m.import_lines([line])
+        assert report.imported == 1
+        dumped = "".join(m.export())
+    assert secret not in dumped

@@ -138,6 +138,12 @@ def parse_line(raw: str, *, redact: bool, now: str, report: ImportReport) -> Mem
     cleaned, kinds, _ = privacy.clean(text, redact_secrets=redact)
     if not cleaned.strip():
         raise BadLine("cave_memory_empty", "nothing left to import after removing <private> spans")
+    if redact:  # every stored field, not only the text (as remember does)
+        fields, more = privacy.clean_fields({k: getattr(rec, k) for k in ("topic", "entity", "session", "tags", "files")})
+        for k, value in fields.items():
+            setattr(rec, k, tuple(value) if isinstance(getattr(rec, k), tuple) else value)
+        for k, n in more.items():
+            kinds[k] = kinds.get(k, 0) + n
     for k, n in kinds.items():
         report.redacted[k] = report.redacted.get(k, 0) + n
     rec.text = cleaned
