@@ -1,13 +1,14 @@
-"""``cavemem hook claude-code session-start|user-prompt|stop`` and ``cavemem hook install``.
+"""``cavemem hook claude-code session-start|user-prompt|stop|session-end|pre-compact`` and ``cavemem hook install``.
 
 The fail-open rule for every hook: exit status 0, stdout either empty or one valid JSON object,
 problems reported on stderr as one JSON line (``{"hook": …, "error": "cave_…", "message": …}``).
 A missing memory store is not a problem (nothing to inject; nothing is created); a corrupt or
 unreadable one is logged; a locked one never makes a hook wait — reads do not need the write lock
 (WAL), recovery-store writes give up after ``LOCK_WAIT_MS``, and ``stop`` hands its memories to a
-detached writer (:mod:`.spool`). On top of that the work runs on a worker thread under a hard
-deadline (``CAVEMAN_HOOK_DEADLINE_MS``, default 1000 ms): past it the hook prints nothing, logs
-``cave_hook_deadline`` and exits 0.
+detached writer (:mod:`cavemem.hooks.spool`). On top of that the work runs in a forked worker
+under a hard wall-clock deadline (:mod:`cavemem.hooks.deadline`; ``CAVEMAN_HOOK_DEADLINE_MS``,
+default 1000 ms, 4000 ms while the token-rank cache is cold): past it the parent kills the worker,
+prints nothing, logs ``cave_hook_deadline`` and exits 0 — even when the work never yields the GIL.
 
 Hooks recall lexically by default even where the ``[embed]`` extra is switched on: loading the
 ONNX model costs more than the whole 250 ms budget in every (short-lived) hook process
