@@ -28,6 +28,10 @@ SESSIONS = {
     "show": Command("cavemem sessions show", "One archived session's messages in order.",
                     [Opt("--raw", help="print the exact transcript lines (JSONL)"), _JSON],
                     [Arg("id", "the session id (a unique prefix is enough)")]),
+    "forget": Command("cavemem sessions forget", "Delete an archived session (its transcript lines and index); memories\n"
+                      "captured from it stay until forgotten themselves.",
+                      [Opt("--dry-run", help="say what would be deleted, delete nothing"), _JSON],
+                      [Arg("id", "the session id (a unique prefix is enough)")]),
 }
 REVIEW_HELP = Command(
     "cavemem review",
@@ -94,6 +98,14 @@ def sessions(argv: list[str]) -> int:
                      f"{r['last_ts'] or '?'}  {r['messages']} messages\n")
             if not rows:
                 _out("no archived sessions\n")
+            return 0
+        if verb == "forget":
+            res = m.capture.forget_session(opts["id"], dry_run=opts["dry_run"])
+            if opts["json"]:
+                _json(res)
+            else:
+                done = "would delete" if res["dry_run"] else "deleted"
+                _out(f"{done} session {res['session']}: {res['messages']} messages, {res['chunks']} transcript chunks\n")
             return 0
         rec = m.capture.session(opts["id"])
         msgs = m.capture.messages(rec["session"])

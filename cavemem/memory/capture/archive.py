@@ -46,10 +46,38 @@ def read_new(store, path: str, session: str | None) -> tuple[Chunk, dict | None]
     return read_from(path, start), rec
 
 
+OWNER = "archive"  # the recovery-store owner of transcript chunks (released by forget_session)
+
+
 def store_chunk(ccr, chunk: Chunk) -> str | None:
     if not chunk.data:
         return None
-    return ccr.put(chunk.data, content_type=CONTENT_TYPE, compressor="archive", tokens_before=0, tokens_after=0)
+    return ccr.put(chunk.data, content_type=CONTENT_TYPE, compressor="archive", tokens_before=0, tokens_after=0,
+                   owner=OWNER)
+
+
+def forget_session(store, ccr, session: str, *, dry_run: bool = False) -> dict:
+    """Delete an archived session: its message index, searchable text, session row and — once no
+    other session shares them — its transcript chunks in the recovery store (scrubbed from disk).
+    Memories captured from it stay (they are forgotten on their own)."""
+    handles = [r[0] for r in store.read("SELECT DISTINCT handle FROM cap_messages WHERE session = ?", (session,))]
+    count = store.read("SELECT count(*) FROM cap_messages WHERE session = ?", (session,))[0][0]
+    out = {"session": session, "messages": count, "chunks": len(handles), "dry_run": dry_run}
+    if dry_run:
+        return out
+
+    def txn(conn):
+        conn.execute("DELETE FROM cap_messages WHERE session = ?", (session,))
+        conn.execute("DELETE FROM cap_text WHERE session = ?", (session,))
+        conn.execute("DELETE FROM cap_sessions WHERE session = ?", (session,))
+        marks = ",".join("?" * len(handles))
+        shared = {r[0] for r in conn.execute(f"SELECT handle FROM cap_messages WHERE handle IN ({marks})", handles)} if handles else set()
+        return [h for h in handles if h not in shared]
+
+    free = store.write(txn, "forget session")
+    out["chunks_deleted"] = ccr.release(free, OWNER) if free else 0
+    store.db.scrub()  # secure_delete + WAL checkpoint: no transcript text left in mem.db or its WAL
+    return out
 
 
 def record_chunk(conn, chunk: Chunk, handle: str | None, path: str, session: str | None, cwd: str | None,

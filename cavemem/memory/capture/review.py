@@ -230,6 +230,11 @@ class CaptureAPI:
             out.append({"uuid": m["uuid"], "type": m["type"], "ts": m["ts"], "raw": raw, "text": archive.message_text(raw)})
         return out
 
+    def forget_session(self, session: str, *, dry_run: bool = False) -> dict:
+        """Delete one archived session (see :func:`.archive.forget_session`)."""
+        rec = self.session(session)
+        return archive.forget_session(self.memory.store, self.memory.engine().store(), rec["session"], dry_run=dry_run)
+
     def pending(self, project: str | None = None, limit: int = 50) -> list[dict]:
         return pending(self.memory, project, limit)
 
