@@ -131,6 +131,7 @@ def test_content_directly_in_body_falls_back_to_body():
     assert b"track()" not in out and b"<p>" not in out
 
 
+@pytest.mark.skipif(not CAVEMAN_EVALS.is_dir(), reason="the reference eval fixtures (../shared, not redistributable) are absent")
 def test_caveman_eval_fixture_through_engine():
     data = (CAVEMAN_EVALS / "article.html").read_bytes()
     eng = Engine(store=open_ccr(":memory:"))
@@ -145,6 +146,7 @@ def test_caveman_eval_fixture_through_engine():
     assert eng.retrieve(res.recovery_handle) == data
 
 
+@pytest.mark.skipif(not CAVEMAN_EVALS.is_dir(), reason="the reference eval fixtures (../shared, not redistributable) are absent")
 def test_cli_compress_html(run_cli):
     data = (CAVEMAN_EVALS / "article.html").read_bytes()
     r = run_cli("cavemem", "compress", input=data)
