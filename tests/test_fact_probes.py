@@ -88,6 +88,12 @@ def test_search_probes_are_every_path_line():
     assert probes("search-result", GREP) == ["json/decoder.py:20", "json/decoder.py:31", "json/encoder.py:105"]
 
 
+def test_grouped_search_output_keeps_path_line():
+    grouped = b"json/decoder.py\n20:class JSONDecodeError(ValueError):\n31:    def __init__(self, msg, doc, pos):\njson/encoder.py\n105:    def\n"
+    assert all(kept(p, grouped) for p in probes("search-result", GREP))
+    assert not kept("json/encoder.py:20", grouped)  # line 20 is under decoder.py, not encoder.py
+
+
 def test_config_probes_are_sections_and_keys_not_comments():
     got = probes("config", INI)
     assert got == ["main", "pkg.rustc.target.x86_64-unknown-linux-gnu", "listen_addresses", "max_connections", "available"]

@@ -218,7 +218,23 @@ def _views(output: bytes) -> tuple[str, str]:
     return text, rendered
 
 
+@lru_cache(maxsize=4)
+def _grouped_hits(output: bytes) -> frozenset:
+    """(path, line) pairs of search output grouped by file: a ``path`` line, then ``N:``/``N-`` lines."""
+    hits, path = set(), None
+    for raw in _ANSI.sub("", output.decode("utf-8", "replace")).splitlines():
+        m = re.match(r"\s*(\d+)[:-]", raw)
+        if m and path is not None:
+            hits.add((path, m.group(1)))
+        elif raw.strip() and not raw[:1].isspace():
+            path = raw.strip().rstrip(":")
+    return frozenset(hits)
+
+
 def kept(probe: str, output: bytes) -> bool:
     """Whether ``probe`` is still readable in ``output`` (same rule for every engine)."""
     text, rendered = _views(output)
-    return probe in text or probe.replace("`", "") in rendered
+    if probe in text or probe.replace("`", "") in rendered:
+        return True
+    m = re.fullmatch(r"(.+):(\d+)", probe)
+    return bool(m) and (m.group(1), m.group(2)) in _grouped_hits(output)
