@@ -227,3 +227,23 @@ def test_the_last_hit_is_kept_for_an_extra_scorers_own_find(mem):
     # nothing changes for a ranking without extra scorers
     assert ids_of(Ranker(mem.store, RankConfig(extra_slots=0.5, session_slots=0.0)).rank("garden", where, 10, now)) == \
         ids_of(Ranker(mem.store, RankConfig(extra_slots=0.0, session_slots=0.0)).rank("garden", where, 10, now))
+
+
+def test_rewording_merges_but_prod_and_staging_stay_apart(tmp_path):
+    """A reworded fact becomes the next version of the old one (visible in history); a memory
+    differing only in its environment and host is a different fact and is never merged."""
+    from cavemem import Memory
+
+    m = Memory(str(tmp_path / "mem.db"), cwd=str(tmp_path), scorers=[])
+    old = m.remember("Store money as integer cents in BigIntegerField, never Decimal or float, to avoid rounding "
+                     "drift between services.", project="p")
+    new = m.remember("Money is stored as integer cents (BigIntegerField), no floats or Decimals, so services never "
+                     "drift on rounding.", project="p")
+    assert new.extra["status"] == "merged"
+    assert old.id in {r.id for r in m.history(new.id)}
+    prod = m.remember("Production ledger API runs on ledger-prod-3.internal.acme.io behind the ALB.", project="p")
+    stg = m.remember("Staging ledger API runs on ledger-stg-1.internal.acme.io behind the ALB.", project="p")
+    assert (prod.extra["status"], stg.extra["status"]) == ("new", "new")
+    changed = m.remember("Money is stored as integer cents (BigIntegerField), no floats or Decimals, so services "
+                         "never drift on rounding, since release 2.", project="p")
+    assert changed.extra["status"] == "new"  # a new number is not a rewording
