@@ -274,6 +274,7 @@ REAL_KINDS = {
     "adduser.conf": "config",  # every setting commented out
     "debconf.conf": "config",  # flat Field: value stanzas that repeat their names (not YAML)
     "grep_rn.txt": "search-result",  # hits quoting Python imports are still hits, not code
+    "pytest_v_long_tb.log": "log",  # long tracebacks: > source lines, _ _ _ rules, file.py:N: locations
     "pytest_tb_short.log": "log",  # failure sections quote source lines; E-lines and carets vote log
     "strace_git.log": "log",
     "gcc_errors.log": "log",

@@ -44,7 +44,7 @@ _LOG_LINE = re.compile(
     rb"|(?-i: \.\.\. (?:ok|FAIL|ERROR|skipped|expected failure|unexpected success)\b)"
     rb"|(?-i:\b(?:PASSED|FAILED|SKIPPED|XFAIL|XPASS)\b)|\[ *\d{1,3}%\]"
     rb"|^[\t ]*File \"[^\"\n]+\", line \d+|^Traceback \(most recent call last\)"
-    rb"|(?-i:^E {2,}\S|^(?:=|_|-){12,}|^[\t ]*\^[\^~]*[\t ]*$|^[\t ]+at \S.*[(:]\d+)"
+    rb"|(?-i:^E {2,}\S|^(?:=|_|-){12,}|^>   |^(?:_ ){8}|^[^\s:]+\.py:\d+: |^[\t ]*\^[\^~]*[\t ]*$|^[\t ]+at \S.*[(:]\d+)"
     # compiler diagnostics (gcc, clang, rustc): gutters, carets, ``-->`` locations, severities
     rb"|(?-i:^[\t ]*\d*[\t ]*\|(?: |$)|^[\t ]*--> \S+:\d+|^(?:error|warning|note|help)(?:\[\w+\])?: )"
     rb"|(?-i::\d+(?::\d+)?: (?:fatal error|error|warning|note|in) )"
