@@ -231,7 +231,7 @@ def test_scores_are_normalised_per_query_with_an_absolute_height(mem):
     assert out[1] == pytest.approx((0.8 - 0.2) / 0.8) and 3 not in out and 4 not in out
     assert out[2] == pytest.approx(out[1] * (0.5 - 0.3) / (0.8 - 0.3))
     # the vouch threshold is compared with the best score: it still means "best cosine ≥ vouch"
-    assert max(out.values()) >= s._normalise(0.45) and s.threshold == pytest.approx(s._normalise(0.45))
+    assert max(out.values()) >= s._normalise(s.config.vouch) and s.threshold == pytest.approx(s._normalise(s.config.vouch))
     # a query whose best cosine is under the floor adds nothing; a flat neighbourhood keeps the best
     assert s._per_query({1: 0.15, 2: 0.1}, reference=0.05) == {}
     assert s._per_query({1: 0.6, 2: 0.6, 3: 0.4}, reference=0.6) == {1: pytest.approx(0.5), 2: pytest.approx(0.5)}
