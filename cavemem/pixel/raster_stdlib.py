@@ -21,6 +21,7 @@ from contextlib import contextmanager
 from operator import itemgetter
 
 from .atlas import CELL_H, CELL_W, get_atlas
+from .raster import Canvas as RasterCanvas
 from .raster import DIVIDER_CODE, GREY_OF_CODE, NO_BOX, _layer_count, colourise, interleave, overlay_bytes
 
 _ROW_GETTERS = tuple(itemgetter(r) for r in range(CELL_H))
@@ -54,29 +55,7 @@ class Canvas:
             self._padded[key] = rows
         return rows
 
-    def place(self, row: str, cols: int, cell_w: int, x0: int) -> list[tuple[int, object, int]]:
-        """Glyph placements ``(x, glyph, char index)`` of one row; missing glyphs are counted
-        as dropped and advance one cell."""
-        cache = self._glyph_cache
-        glyph_of = self._atlas.glyph
-        out = []
-        col = 0
-        self.row_dropped = 0
-        for j, ch in enumerate(row):
-            if col >= cols:
-                break
-            g = cache.get(ch, False)
-            if g is False:
-                g = glyph_of(ord(ch))
-                cache[ch] = g
-            if g is None:
-                self.dropped[ord(ch)] += 1
-                self.row_dropped += 1
-                col += 1
-                continue
-            out.append((x0 + col * cell_w, g, j))
-            col += g.cells
-        return out
+    place = RasterCanvas.place  # the same glyph placement and drop counting as the Pillow canvas
 
     def draw_row(self, row: str, cols: int, cell_w: int, x0: int, y0: int, slots=None) -> None:
         """Draw one row of text with its top-left cell at (x0, y0).
