@@ -79,8 +79,9 @@ def _session_scope(m, opts: dict):
 
 
 def _flat(text: str, width: int = 240) -> str:
-    flat = " ".join((text or "").split())
-    return flat if len(flat) <= width else flat[: width - 1] + "…"
+    from cavemem.memory.render import one_line
+
+    return one_line(text or "", width)
 
 
 def sessions(argv: list[str]) -> int:
