@@ -103,3 +103,17 @@ def run_cli():
         return CLIResult(proc)
 
     return run
+
+
+def opened_page(src):
+    """A page's decoded pixels: pages are indexed PNGs, read back as grey ("L") when every
+    pixel is grey, else RGB - the colours a viewer shows, compared pixel for pixel."""
+    from PIL import Image
+
+    im = Image.open(src)
+    im.load()
+    if im.mode != "P":
+        return im
+    rgb = im.convert("RGB")
+    r, g, b = rgb.split()
+    return r if r.tobytes() == g.tobytes() == b.tobytes() else rgb

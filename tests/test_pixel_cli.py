@@ -17,16 +17,7 @@ from cavemem.tokens import count_tokens
 PIL = pytest.importorskip("PIL.Image")
 
 
-def opened(src):
-    """A page's decoded pixels: pages are indexed PNGs, read back as grey ("L") when every
-    pixel is grey, else RGB - the colours a viewer shows, compared pixel for pixel."""
-    im = PIL.open(src)
-    im.load()
-    if im.mode != "P":
-        return im
-    rgb = im.convert("RGB")
-    r, g, b = rgb.split()
-    return r if r.tobytes() == g.tobytes() == b.tobytes() else rgb
+from conftest import opened_page as opened  # noqa: E402 - one decoder for every pixel test
 
 
 @pytest.fixture(autouse=True)

@@ -17,16 +17,7 @@ import pytest
 PIL = pytest.importorskip("PIL.Image")
 
 
-def opened(src):
-    """A page's decoded pixels: pages are indexed PNGs, read back as grey ("L") when every
-    pixel is grey, else RGB - the colours a viewer shows, compared pixel for pixel."""
-    im = PIL.open(src)
-    im.load()
-    if im.mode != "P":
-        return im
-    rgb = im.convert("RGB")
-    r, g, b = rgb.split()
-    return r if r.tobytes() == g.tobytes() == b.tobytes() else rgb
+from conftest import opened_page as opened  # noqa: E402 - one decoder for every pixel test
 
 from cavemem.pixel.density import BALANCED_STYLE, DENSE_RENDER_STYLE, RenderStyle  # noqa: E402
 from cavemem.pixel.raster import render_chunk  # noqa: E402
