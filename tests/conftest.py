@@ -15,6 +15,15 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared"
 CAVEMAN_EVALS = SHARED / "corpus" / "caveman-evals"
+
+
+def eval_fixture(name: str) -> bytes:
+    """A reference eval fixture from ``../shared`` (not redistributable, so not in the repo): the
+    test skips with a reason in a plain clone that has no ``../shared`` beside it."""
+    path = CAVEMAN_EVALS / name
+    if not CAVEMAN_EVALS.is_dir():
+        pytest.skip(f"the reference eval fixtures are absent ({CAVEMAN_EVALS})")
+    return path.read_bytes()
 BIN = Path(sys.executable).parent
 
 

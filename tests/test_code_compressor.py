@@ -20,7 +20,7 @@ from cavemem.compressors.code.parse_errors import error_spans
 from cavemem.engine.core import Engine
 from cavemem.store.ccr import open_ccr
 
-from conftest import CAVEMAN_EVALS
+from conftest import CAVEMAN_EVALS, eval_fixture
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
@@ -632,7 +632,7 @@ def engine():
     ],
 )
 def test_eval_fixtures_through_engine(engine, name, lo, hi, needle):
-    data = (CAVEMAN_EVALS / name).read_bytes()
+    data = eval_fixture(name)
     res = engine.compress(data)
     assert res.content_type == "code"
     assert lo <= res.ratio <= hi
@@ -643,7 +643,7 @@ def test_eval_fixtures_through_engine(engine, name, lo, hi, needle):
 
 @pytest.mark.skipif(not CAVEMAN_EVALS.exists(), reason="caveman eval corpus not present")
 def test_eval_fixture_through_cli(run_cli):
-    data = (CAVEMAN_EVALS / "sample.py").read_bytes()
+    data = eval_fixture("sample.py")
     got = run_cli("cavemem", "compress", input=data)
     assert got.rc == 0
     assert got.report["content_type"] == "code"

@@ -12,7 +12,7 @@ from cavemem.compressors.config import ConfigCompressor, indentation
 from cavemem.engine.core import Engine
 from cavemem.formats.configs import yaml_valid
 from cavemem.store.ccr import open_ccr
-from conftest import CAVEMAN_EVALS
+from conftest import CAVEMAN_EVALS, eval_fixture
 
 c = ConfigCompressor()
 
@@ -139,7 +139,7 @@ def test_indentation_counts_tabs_double():
 
 @pytest.mark.skipif(not CAVEMAN_EVALS.is_dir(), reason="the reference eval fixtures (../shared, not redistributable) are absent")
 def test_caveman_eval_fixture():
-    data = (CAVEMAN_EVALS / "service_features.yaml").read_bytes()
+    data = eval_fixture("service_features.yaml")
     eng = Engine(store=open_ccr(":memory:"))
     res = eng.compress(data, query="feature_17 rollout")
     assert res.content_type == "config"
@@ -152,7 +152,7 @@ def test_caveman_eval_fixture():
 
 @pytest.mark.skipif(not CAVEMAN_EVALS.is_dir(), reason="the reference eval fixtures (../shared, not redistributable) are absent")
 def test_cli_query(run_cli):
-    data = (CAVEMAN_EVALS / "service_features.yaml").read_bytes()
+    data = eval_fixture("service_features.yaml")
     r = run_cli("cavemem", "compress", "--query", "feature_17 rollout", input=data)
     assert r.rc == 0
     assert b"  feature_17:\n    enabled: false\n    rollout: 17\n" in r.stdout

@@ -7,7 +7,7 @@ import pytest
 from cavemem.engine.detect import detect
 from cavemem.engine.wrappers import restore_listing, rewrap, split_file_wrapper, split_listing, unwrap
 
-from conftest import CAVEMAN_EVALS, REPO
+from conftest import CAVEMAN_EVALS, REPO, eval_fixture
 
 DATA = REPO / "tests" / "data" / "detect"
 
@@ -135,7 +135,7 @@ def test_detection_of_reference_fixtures():
         "tool_output.json": "json",
     }
     for name, ct in expected.items():
-        assert detect((CAVEMAN_EVALS / name).read_bytes()) == ct, name
+        assert detect(eval_fixture(name)) == ct, name
 
 
 def test_deeply_nested_json_does_not_crash():

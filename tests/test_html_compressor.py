@@ -10,7 +10,7 @@ from cavemem.compressors.html import HTMLCompressor
 from cavemem.engine.core import Engine
 from cavemem.store.ccr import open_ccr
 
-from conftest import CAVEMAN_EVALS
+from conftest import CAVEMAN_EVALS, eval_fixture
 
 P1 = (
     "This is the first substantial paragraph, and it carries enough words, clauses and commas to be "
@@ -133,7 +133,7 @@ def test_content_directly_in_body_falls_back_to_body():
 
 @pytest.mark.skipif(not CAVEMAN_EVALS.is_dir(), reason="the reference eval fixtures (../shared, not redistributable) are absent")
 def test_caveman_eval_fixture_through_engine():
-    data = (CAVEMAN_EVALS / "article.html").read_bytes()
+    data = eval_fixture("article.html")
     eng = Engine(store=open_ccr(":memory:"))
     res = eng.compress(data)
     assert res.content_type == "html"
@@ -148,7 +148,7 @@ def test_caveman_eval_fixture_through_engine():
 
 @pytest.mark.skipif(not CAVEMAN_EVALS.is_dir(), reason="the reference eval fixtures (../shared, not redistributable) are absent")
 def test_cli_compress_html(run_cli):
-    data = (CAVEMAN_EVALS / "article.html").read_bytes()
+    data = eval_fixture("article.html")
     r = run_cli("cavemem", "compress", input=data)
     assert r.rc == 0
     assert r.stdout.startswith(b"How Byte-Safe Compression Earns Trust\n\n")

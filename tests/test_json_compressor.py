@@ -15,7 +15,7 @@ from cavemem.compressors.invariants import elision_note
 from cavemem.engine.core import Engine
 from cavemem.gocompat import loads_verbatim, marshal
 
-from conftest import CAVEMAN_EVALS
+from conftest import CAVEMAN_EVALS, eval_fixture
 
 C = JSONCompressor()
 
@@ -53,7 +53,7 @@ def test_case2_error_subtree_kept_whole():
 
 
 def test_case3_smartcrusher_fixture_exact_markers():
-    data = (CAVEMAN_EVALS / "json_smartcrusher.json").read_bytes()
+    data = eval_fixture("json_smartcrusher.json")
     for out in (C.compress(data), C.compress_query(data, "What error code appears in the results")):
         results = json.loads(out)["results"]
         kept = [e["id"] for e in results if "id" in e]
@@ -323,7 +323,7 @@ def test_scales_linearly_on_a_large_record_array():
 
 def test_engine_reports_elision_metadata_and_recovers_original():
     eng = Engine()
-    data = (CAVEMAN_EVALS / "tool_output.json").read_bytes()
+    data = eval_fixture("tool_output.json")
     res = eng.compress(data)
     assert res.content_type == "json" and res.method == "elision" and res.lossless_to_model is False
     assert eng.retrieve(res.recovery_handle) == data
@@ -334,7 +334,7 @@ EVAL_BANDS = [("tool_output.json", "", 0.70, 0.90, [b"warnings"]), ("json_smartc
 
 @pytest.mark.parametrize("name,query,lo,hi,needles", EVAL_BANDS, ids=[b[0] for b in EVAL_BANDS])
 def test_eval_fixture_bands_in_process(name, query, lo, hi, needles):
-    data = (CAVEMAN_EVALS / name).read_bytes()
+    data = eval_fixture(name)
     res = Engine().compress(data, query=query)
     assert lo <= res.ratio <= hi
     json.loads(res.output)
@@ -343,7 +343,7 @@ def test_eval_fixture_bands_in_process(name, query, lo, hi, needles):
 
 
 def test_tool_output_fixture_exact_marker():
-    out = C.compress((CAVEMAN_EVALS / "tool_output.json").read_bytes())
+    out = C.compress(eval_fixture("tool_output.json"))
     assert len(out) == 878
     (m,) = markers(out, "results")
     assert m[INVARIANTS_KEY] == "name: 13 distinct, item-10..item-9; status: ok\u00d711 stale\u00d72; range id=3..15 score=0.53..0.65"
@@ -352,7 +352,7 @@ def test_tool_output_fixture_exact_marker():
 @pytest.mark.parametrize("name,query,lo,hi,needles", EVAL_BANDS, ids=[b[0] for b in EVAL_BANDS])
 def test_eval_fixture_bands_through_cli(run_cli, name, query, lo, hi, needles):
     args = ["compress"] + (["--query", query] if query else [])
-    r = run_cli("cavemem", *args, input=(CAVEMAN_EVALS / name).read_bytes())
+    r = run_cli("cavemem", *args, input=eval_fixture(name))
     assert r.rc == 0
     assert lo <= r.report["ratio"] <= hi
     assert r.report["content_type"] == "json" and r.report["method"] == "elision"

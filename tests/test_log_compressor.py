@@ -6,7 +6,7 @@ import re
 import time
 
 import pytest
-from conftest import CAVEMAN_EVALS
+from conftest import CAVEMAN_EVALS, eval_fixture
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -325,14 +325,14 @@ def test_scales_linearly_on_a_large_log():
 
 
 def test_build_log_fixture_exact():
-    data = (CAVEMAN_EVALS / "build.log").read_bytes()
+    data = eval_fixture("build.log")
     out = C.compress(data)
     assert len(data) == 4042 and len(out) == 359
     assert "\u2026 59 lines elided (caveman) \u2026".encode() in out
 
 
 def test_build_log_band_in_process_and_cli(run_cli):
-    data = (CAVEMAN_EVALS / "build.log").read_bytes()
+    data = eval_fixture("build.log")
     res = Engine().compress(data)
     assert res.content_type == "log" and 0.85 <= res.ratio <= 0.95
     assert b"ERROR" in res.output and b"undefined symbol" in res.output

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from cavemem.compressors.repetition import RepetitionCompressor
 from cavemem.engine.core import Engine
 from cavemem.store.ccr import open_ccr
-from conftest import CAVEMAN_EVALS
+from conftest import CAVEMAN_EVALS, eval_fixture
 
 c = RepetitionCompressor()
 M = "… caveman: {} identical lines elided …"
@@ -87,7 +87,7 @@ def test_expanding_markers_gives_the_input_back(lines):
 
 
 def test_caveman_eval_fixture_forced():
-    data = (CAVEMAN_EVALS / "repetition_log.txt").read_bytes()
+    data = eval_fixture("repetition_log.txt")
     eng = Engine(store=open_ccr(":memory:"))
     res = eng.compress(data, type="repetition")
     assert res.recovery_handle
@@ -101,7 +101,7 @@ def test_caveman_eval_fixture_forced():
 
 
 def test_cli_forced_type(run_cli):
-    data = (CAVEMAN_EVALS / "repetition_log.txt").read_bytes()
+    data = eval_fixture("repetition_log.txt")
     r = run_cli("cavemem", "compress", "--type", "repetition", input=data)
     assert r.rc == 0
     assert M.format(59).encode() in r.stdout

@@ -12,7 +12,7 @@ from cavemem.compressors.tabular import TabularCompressor
 from cavemem.engine.core import Engine
 from cavemem.formats import gocsv
 from cavemem.store.ccr import open_ccr
-from conftest import CAVEMAN_EVALS
+from conftest import CAVEMAN_EVALS, eval_fixture
 
 c = TabularCompressor()
 M40 = "… 40 rows elided (caveman): all status=ok; name: customer-03..customer-42 all 40 present; region: eu×14 us×13 apac×13; range revenue=103..142 …,,,"
@@ -133,7 +133,7 @@ def test_quoted_multiline_cells_round_trip_through_reader():
 
 
 def test_caveman_eval_fixture():
-    data = (CAVEMAN_EVALS / "customer_revenue.csv").read_bytes()
+    data = eval_fixture("customer_revenue.csv")
     eng = Engine(store=open_ccr(":memory:"))
     res = eng.compress(data, query="customer-37 apac review")
     assert res.content_type == "tabular"

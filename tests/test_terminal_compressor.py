@@ -9,7 +9,7 @@ import pytest
 from cavemem.compressors.terminal import TerminalCompressor, clean_line
 from cavemem.engine.core import Engine
 from cavemem.store.ccr import open_ccr
-from conftest import CAVEMAN_EVALS
+from conftest import CAVEMAN_EVALS, eval_fixture
 
 c = TerminalCompressor()
 
@@ -78,7 +78,7 @@ def test_clean_line_escapes():
 
 def test_caveman_eval_fixtures():
     eng = Engine(store=open_ccr(":memory:"))
-    data = (CAVEMAN_EVALS / "terminal_session.txt").read_bytes()
+    data = eval_fixture("terminal_session.txt")
     res = eng.compress(data)
     assert res.content_type == "terminal"
     assert 0.80 <= res.ratio <= 0.97
@@ -88,7 +88,7 @@ def test_caveman_eval_fixtures():
     assert (len(data), len(res.output)) == (3862, 424)
     assert eng.retrieve(res.recovery_handle) == data
 
-    passthrough = (CAVEMAN_EVALS / "terminal_passthrough.txt").read_bytes()
+    passthrough = eval_fixture("terminal_passthrough.txt")
     res = eng.compress(passthrough, type="terminal")
     assert res.output == passthrough and not res.recovery_handle
 

@@ -6,7 +6,7 @@ import re
 import time
 from pathlib import Path
 
-from conftest import CAVEMAN_EVALS
+from conftest import CAVEMAN_EVALS, eval_fixture
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -170,7 +170,7 @@ def test_bad_inputs_are_fast():
 
 
 def test_passthrough_fixture_byte_identical(run_cli):
-    data = (CAVEMAN_EVALS / "passthrough.txt").read_bytes()
+    data = eval_fixture("passthrough.txt")
     res = Engine().compress(data)
     assert res.content_type == "text" and res.output == data and res.ratio == 0
     r = run_cli("cavemem", "compress", input=data)

@@ -15,7 +15,7 @@ from cavemem.compressors.toolschema import (
     split_sentences,
 )
 from cavemem.compressors.toolschema_annotations import ToolSchemaAnnotationsCompressor, strip_annotations
-from conftest import CAVEMAN_EVALS
+from conftest import CAVEMAN_EVALS, eval_fixture
 
 FILLER = (
     "It walks every folder of the project tree and reports each hit with some context. "
@@ -195,7 +195,7 @@ def test_bad_and_huge_inputs_stay_fast():
 def test_eval_tool_catalog_through_the_engine():
     from cavemem.engine.core import Engine
 
-    raw = (CAVEMAN_EVALS / "tool_catalog.json").read_bytes()
+    raw = eval_fixture("tool_catalog.json")
     res = Engine().compress(raw, type="toolschema")
     assert 0.55 <= res.ratio <= 0.85
     json.loads(res.output)

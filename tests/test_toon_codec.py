@@ -15,7 +15,7 @@ from cavemem.gocompat import Number
 from cavemem.toon import codec, dialect, standard
 from cavemem.toon.jsonvalue import JSONValueError, parse_json, same_value
 
-from conftest import CAVEMAN_EVALS
+from conftest import CAVEMAN_EVALS, eval_fixture
 
 HIKES = {
     "hikes": [
@@ -403,7 +403,7 @@ needs_evals = pytest.mark.skipif(not CAVEMAN_EVALS.exists(), reason="caveman eva
 def test_eval_toon_tabular():
     from cavemem.engine.core import Engine
 
-    raw = (CAVEMAN_EVALS / "toon_tabular.json").read_bytes()
+    raw = eval_fixture("toon_tabular.json")
     res = Engine().compress(raw, type="toon")
     assert 0.15 <= res.ratio <= 0.80
     assert b"hikes[4]{id,name,distanceKm,sunny}:" in res.output
@@ -415,7 +415,7 @@ def test_eval_toon_tabular():
 def test_eval_toon_nested_passthrough_is_byte_identical():
     from cavemem.engine.core import Engine
 
-    raw = (CAVEMAN_EVALS / "toon_nested_passthrough.json").read_bytes()
+    raw = eval_fixture("toon_nested_passthrough.json")
     res = Engine().compress(raw, type="toon")
     assert res.output == raw and res.ratio == 0 and not res.recovery_handle
 
@@ -424,7 +424,7 @@ def test_eval_toon_nested_passthrough_is_byte_identical():
 def test_eval_toon_tricky_strings():
     from cavemem.engine.core import Engine
 
-    raw = (CAVEMAN_EVALS / "toon_strings.json").read_bytes()
+    raw = eval_fixture("toon_strings.json")
     res = Engine().compress(raw, type="toon")
     for cell in [b'"a,b"', b'"true"', b'"123"', b'"a\\"b"']:
         assert cell in res.output
