@@ -1,0 +1,116 @@
+"""Detection-only benchmark: ``cavemem.engine.detect`` on every corpus file, in process.
+
+Why: ``bench_compare.py --corpus`` runs a fresh CLI per file and compresses too (minutes); tuning
+detection needs the confusion matrix in seconds. Prints the matrix for the corpus's tune and
+check splits separately (``corpus/manifest.json``: ``kind`` is what a person would name), plus
+``fixtures/`` (every fixture without a forced ``type`` must detect as its folder's kind), and
+writes ``bench-results/detect.json``.
+
+    python scripts/bench_detect.py [--split tune|check|all] [--misses] [--kinds K,..]
+
+``--misses`` lists the misses of the splits shown (use it on ``tune`` only while tuning).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from cavemem.engine.detect import AUTO_TYPES, detect  # noqa: E402
+
+CORPUS = ROOT / "corpus"
+FIXTURES = ROOT / "fixtures"
+OUT = ROOT / "bench-results" / "detect.json"
+SHORT = {"search-result": "search", "terminal": "term"}
+
+
+def corpus_rows(split: str, kinds: set[str]) -> list[dict]:
+    """(file, kind, class, split, detected) for every manifest entry whose file exists."""
+    manifest = json.loads((CORPUS / "manifest.json").read_text())
+    rows = []
+    for e in manifest["entries"]:
+        if split != "all" and e["split"] != split or kinds and e["kind"] not in kinds:
+            continue
+        path = CORPUS / "generated" / e["file"]
+        if not path.is_file():
+            continue
+        rows.append(dict(file=e["file"], kind=e["kind"], cls=e["class"], split=e["split"], path=path))
+    return rows
+
+
+def fixture_rows() -> list[dict]:
+    """Own fixtures that must auto-detect (no forced ``type``): kind = the folder name."""
+    from cavemem.evals.manifest import parse_manifest
+
+    man = parse_manifest((FIXTURES / "manifest.yaml").read_bytes())
+    return [
+        dict(file=fx.file, kind=fx.name.split("/")[0], cls="fixture", split="fixtures", path=FIXTURES / fx.file)
+        for fx in man.fixtures
+        if not getattr(fx, "type", None)
+    ]
+
+
+def run(rows: list[dict]) -> float:
+    t0 = time.perf_counter()
+    for r in rows:
+        r["detected"] = detect(r["path"].read_bytes())
+    return time.perf_counter() - t0
+
+
+def confusion(rows: list[dict]) -> tuple[list[str], dict]:
+    pairs = Counter((r["kind"], r["detected"]) for r in rows)
+    kinds = [k for k in AUTO_TYPES if any(r["kind"] == k for r in rows)]
+    det = [k for k in AUTO_TYPES if any(r["detected"] == k for r in rows)]
+    lines = ["true \\ detected " + " ".join(f"{SHORT.get(d, d):>7}" for d in det) + "   right"]
+    for k in kinds:
+        n = sum(v for (t, _), v in pairs.items() if t == k)
+        lines.append(f"{k:<16}" + " ".join(f"{pairs.get((k, d), 0) or '.':>7}" for d in det) + f"   {pairs[(k, k)]}/{n}")
+    right = sum(1 for r in rows if r["kind"] == r["detected"])
+    lines.append(f"detection: {right}/{len(rows)} = {right / max(len(rows), 1) * 100:.1f}% routed to the kind a person would name")
+    matrix = {f"{t}->{d}": v for (t, d), v in sorted(pairs.items())}
+    return lines, {"right": right, "files": len(rows), "matrix": matrix}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--split", choices=("tune", "check", "all"), default="all")
+    ap.add_argument("--kinds", default="", help="comma-separated kinds to keep")
+    ap.add_argument("--misses", action="store_true", help="list misses (file, class, kind -> detected)")
+    args = ap.parse_args()
+    kinds = {k for k in args.kinds.split(",") if k}
+    splits = ("tune", "check") if args.split == "all" else (args.split,)
+    result: dict = {"sets": {}}
+    for split in splits:
+        rows = corpus_rows(split, kinds)
+        secs = run(rows)
+        lines, conf = confusion(rows)
+        print(f"\n== corpus {split} ({len(rows)} files, {secs:.2f} s)")
+        print("\n".join(lines))
+        if args.misses:
+            for r in rows:
+                if r["kind"] != r["detected"]:
+                    print(f"  miss {r['file']} [{r['cls']}] {r['kind']} -> {r['detected']}")
+        result["sets"][split] = {**conf, "seconds": round(secs, 3)}
+    fx = fixture_rows()
+    run(fx)
+    lines, conf = confusion(fx)
+    print(f"\n== fixtures/ auto-detected ({len(fx)} files)")
+    print(lines[-1])
+    for r in fx:
+        if r["kind"] != r["detected"]:
+            print(f"  miss {r['file']} {r['kind']} -> {r['detected']}")
+    result["sets"]["fixtures"] = conf
+    OUT.parent.mkdir(exist_ok=True)
+    OUT.write_text(json.dumps(result, indent=1, sort_keys=True) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
