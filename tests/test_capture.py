@@ -118,3 +118,36 @@ def test_rules_skip_questions_chatter_code_and_credentials():
             Message(uuid="2", type="assistant", offset=0, length=0, text="Let me check the tests.\n```\nlet's go with B\n```"),
             Message(uuid="3", type="user", offset=0, length=0, text="The db password is hunter2hunter2, it runs on port 5432.")]
     assert extract.extract(msgs) == []
+
+
+def _msgs(*turns):
+    from cavemem.memory.capture.transcript import Message
+
+    return [Message(uuid=str(i), type="user" if role == "u" else "assistant", offset=0, length=0, text=text)
+            for i, (role, text) in enumerate(turns)]
+
+
+def test_a_bare_option_pick_stores_what_the_option_was():
+    got = extract.extract(_msgs(("u", "Which cache for the sessions?"),
+                                ("a", "A) Memcached: simple, no persistence. B) Redis: persistence and TTLs per key."),
+                                ("u", "B please, we need the TTLs.")))
+    assert [(c.kind, c.text) for c in got] == [
+        ("decision", "Redis: persistence and TTLs per key. (picked option B: B please, we need the TTLs.)")]
+
+
+def test_assistant_facts_count_only_when_asked_or_confirmed():
+    asked = extract.extract(_msgs(("u", "What Node version does CI use?"), ("a", "CI runs node 20.11 on every job.")))
+    assert [c.text for c in asked] == ["CI runs node 20.11 on every job."] and asked[0].confidence < 0.7
+    unconfirmed = _msgs(("u", "Bump the lockfile."), ("a", "CI runs node 20.11 on every job."), ("u", "No, that's the old runner."))
+    assert extract.extract(unconfirmed) == []
+    hedged = _msgs(("u", "What Node version does CI use?"), ("a", "CI probably runs node 20.11."))
+    assert extract.extract(hedged) == []
+
+
+def test_schedules_directional_verbs_and_named_conventions():
+    got = extract.extract(_msgs(("u", "Backups go out every Sunday at 03:00 UTC."),
+                                ("u", "The exporter publishes to metrics.acme.internal now."),
+                                ("u", "Tests live next to the code, that's our convention."),
+                                ("u", "We should standardise on httpx for outbound calls.")))
+    assert [(c.kind, c.entity) for c in got] == [("fact", "schedule:backups"), ("fact", "host:exporter"),
+                                                 ("preference", None), ("decision", "decision:outbound calls")]

@@ -11,7 +11,7 @@ scoped decisions, an ``entity`` key ("port:staging api") so a later value supers
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .transcript import Message
 
@@ -35,17 +35,31 @@ _SPLIT = re.compile(r"(?<=[.!;])\s+(?=[A-Z`*\"'(])|\n+")
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
 _EXPLICIT = re.compile(r"^\s*(?:please\s+)?(?:remember\s*:|remember\s+(?:that\s+)?(?=\S)|note\s+to\s+self\s*:)\s*", re.I)
 
+# Classes of phrasing, not instances: a normative adverb or modal ("always", "never", "every X must"),
+# a named convention ("that's our house style"), or a first-person preference.
+_DONT_VERBS = (r"use|run|commit|push|add|write|put|merge|deploy|touch|edit|change|import|call|log|store|hard-?code|mock|"
+               r"skip|bump|install|rename|delete|remove|create|force|rebase|squash|expose|print|return|catch|swallow")
 _PREF = re.compile(
-    r"\b(?:i\s+(?:always\s+|really\s+)?prefer|i'd\s+(?:rather|prefer)|(?:please\s+)?always\s+(?:use|run|write|put|keep|add)|"
-    r"(?:please\s+)?never\s+(?:use|run|commit|push|add|write|put)|don't\s+ever|do\s+not\s+ever|from\s+now\s+on|going\s+forward|"
-    r"(?:our|the)\s+convention\s+is|convention\s*:|we\s+always|we\s+never|no\s+more\s+\w+|"
-    r"we\s+use\s+[\w.-]+,\s+(?:never|not)\s+[\w.-]+|i\s+(?:don't|do\s+not)\s+want|we\s+(?:don't|do\s+not)\s+(?:use|want|allow))(?=\W|$)", re.I)
+    r"\b(?:i\s+(?:always\s+|really\s+|much\s+)?prefer|we\s+(?:always\s+|generally\s+)?prefer|i'd\s+(?:rather|prefer)|"
+    r"(?:my|our|the\s+team'?s)\s+preference\s+is|(?:should|must)\s+(?:always|never)|"
+    r"(?:^|please\s+|you\s+)(?:always|never)\s+[a-z]+|don't\s+ever|do\s+not\s+ever|"
+    r"(?:^|please\s+)(?:don't|do\s+not)\s+(?:" + _DONT_VERBS + r")|from\s+now\s+on|going\s+forward|"
+    r"(?:our|the)\s+(?:convention|house\s+style|style\s+rule|rule|policy|standard)\s+(?:is|here\s+is|says)|"
+    r"(?:convention|house\s+style|style\s+rule|rule\s+of\s+thumb)\s*:|"
+    r"(?:that'?s|that\s+is|it'?s|this\s+is)\s+(?:our|the)\s+(?:house\s+style|style|convention|rule|policy|standard|norm)|"
+    r"(?:every|each|all|any)\s+[\w-]+(?:\s+[\w-]+)?\s+(?:must|should|needs?|has\s+to|have\s+to)\b|"
+    r"we\s+(?:always|never)|no\s+more\s+\w+|"
+    r"we\s+use\s+[\w.-]+,\s+(?:never|not)\s+[\w.-]+|i\s+(?:don't|do\s+not)\s+want|we\s+(?:don't|do\s+not)\s+(?:use|want|allow))(?=\W|$)", re.I | re.M)
+_DVERB = (r"(?:go\s+(?:with|for)|use|adopt|switch\s+(?:over\s+)?to|move\s+(?:over\s+)?to|migrate\s+to|standardi[sz]e\s+on|"
+          r"stick\s+with|keep|stay\s+(?:on|with)|pick|choose|settle\s+on|drop|replace|retire|ditch|deprecate)")
+_DING = (r"(?:going\s+with|using|adopting|switching\s+(?:over\s+)?to|moving\s+(?:over\s+)?to|migrating\s+to|standardi[sz]ing\s+on|"
+         r"sticking\s+with|keeping|staying\s+(?:on|with)|dropping|replacing|retiring|ditching|deprecating)")
 _DECISION = re.compile(
-    r"\b(?:let'?s\s+(?:go\s+with|use|switch\s+to|stick\s+with|keep)|we'?ll\s+(?:go\s+with|use|stick\s+with)|"
-    r"we\s+will\s+(?:go\s+with|use)|(?:i've|we've|i\s+have|we\s+have)\s+decided|we\s+decided|decision\s*:|"
-    r"we'?re\s+going\s+with|go\s+with\s+option|option\s+[a-z0-9]\s+it\s+is|agreed\s*[,:]\s+\w+|"
-    r"(?:we|i)\s+(?:settled|agreed)\s+on|we\s+(?:chose|picked|went\s+with)|(?:we'?ll|we\s+will|we'?re\s+going\s+to)\s+(?:keep|stay\s+(?:on|with))|"
-    r"we'?re\s+keeping|we'?re\s+sticking\s+with)(?=\W|$)", re.I)
+    r"\b(?:let'?s\s+(?:just\s+)?" + _DVERB + r"|(?:we(?:'ll|\s+will|\s+should|'re\s+going\s+to|\s+are\s+going\s+to)|i'd|i\s+would)\s+(?:just\s+)?"
+    + _DVERB + r"|(?:we'?re|we\s+are)\s+(?:now\s+)?" + _DING + r"|"
+    r"(?:i've|we've|i\s+have|we\s+have)\s+decided|(?:we|i)\s+decided|decision\s*:|"
+    r"go\s+with\s+option|option\s+[a-z0-9]\s+it\s+is|agreed\s*[,:]\s+\w+|(?:we|i)\s+(?:settled|agreed)\s+on|"
+    r"we\s+(?:chose|picked|went\s+with|standardi[sz]ed\s+on|adopted|switched\s+to|migrated\s+to))(?=\W|$)", re.I)
 _ASSISTANT_DECISION = re.compile(r"^\W*decision\s*\W*:", re.I)
 _CAUSE = re.compile(r"\b(?:root\s+cause|the\s+cause\s+(?:was|is)|was\s+caused\s+by|is\s+caused\s+by|the\s+bug\s+(?:was|is)|"
                     r"the\s+problem\s+(?:was|is)|the\s+issue\s+(?:was|is))(?=\W|$)", re.I)
@@ -54,21 +68,34 @@ _FIX = re.compile(r"\b(?:fixed\s+(?:it\s+)?by|the\s+fix\s+(?:was|is)|fix\s*:|i\s
 _SYMPTOM = re.compile(r"\b(?:error|errors|fail(?:s|ed|ing)?|crash(?:es|ed|ing)?|exception|traceback|broken|hangs?|"
                       r"timed?\s*out|timeout|401|403|404|500|502|503|segfault|panic|leak)\b", re.I)
 _CREDENTIAL = re.compile(r"\b(?:password|passwd|passphrase|secret|token|api[\s_-]?key|credentials?|creds)\b", re.I)
-_OPTIONS_LISTED = re.compile(r"(?:^|\s)\(?[A-D]\)\s+\S.*(?:^|\s)\(?[B-D]\)\s+\S", re.S)
+_OPTION_MARK = re.compile(r"(?:^|(?<=\s))(?:\*\*)?(?:option\s+)?\(?([A-D])(?:\)|\.|:|\*\*:?)(?:\*\*)?\s+(?=\S)", re.M)
+_PICK = re.compile(r"^\W*(?:option\s+)?\(?([A-Da-d])\)?\s*(?:[.,:)!-](?:\s|$)|$)|^\W*([B-D])\s|\b(?:go(?:ing)?\s+with|pick(?:ing)?|choose|take|prefer)\s+"
+                   r"(?:option\s+)?\(?([A-D])\)?(?=\W|$)|\boption\s+([A-Da-d])\b|(?:^|\s)([A-D])\s+it\s+is\b")
 _CHATTER = re.compile(r"^\W*(?:let\s+me|i'll|i\s+will|now\s+(?:let|i)|next,?\s+i|okay|ok|great|done|perfect|sure|thanks|"
                       r"thank\s+you|hi|hello|hey|good\s+morning|running|checking|looking)\b", re.I)
 
-_VERB = (r"(?:still\s+|now\s+)?(?:is|are|runs|run|listens|lives|live|sits|moved|was\s+moved|has\s+moved|is\s+now|are\s+now|"
-         r"uses|points|goes|go|is\s+stored|are\s+stored|is\s+kept|are\s+kept|is\s+written|are\s+written)")
+# A fact is "<subject> <verb> ... <value>": the verb class is any copula, a third-person verb with a
+# direction ("reads from", "publishes to", "talks to"), or a passive participle ("is served from").
+_VERB = (r"(?:still\s+|now\s+|also\s+)?(?:is|are|runs?|listens|lives?|sits|uses|points|goes|go|moved|"
+         r"(?:was|has|have|is|are)\s+(?:now\s+|been\s+)?(?:[a-z]+ed|kept|written|run|built|held|sent|bound)|"
+         r"[a-z]+s\s+(?:from|to|on|at|in|into|via|against|through|off|with))")
 _PORT = re.compile(r"^(?P<subj>.{2,60}?)\s+" + _VERB + r"\b.{0,30}?\bport\s+(?P<val>\d{2,5})\b", re.I)
-_HOST = re.compile(r"^(?P<subj>.{2,60}?)\s+" + _VERB + r"\b.{0,20}?(?:\bat\s+|\bon\s+|\bto\s+|\s)`?(?:[a-z][a-z0-9+]*://)?(?P<val>[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|io|org|dev|internal|local|lan|cloud))\b", re.I)
+_HOST = re.compile(r"^(?P<subj>.{2,60}?)\s+" + _VERB + r"\b.{0,40}?(?:\bat\s+|\bon\s+|\bto\s+|\s)`?(?:[a-z][a-z0-9+]*://)?(?P<val>[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|io|org|dev|internal|local|lan|cloud))\b", re.I)
 _PATH = re.compile(r"^(?P<subj>.{2,60}?)\s+" + _VERB + r"\b.{0,20}?(?:\bin\s+|\bat\s+|\bunder\s+|\bto\s+)`?(?P<val>~?/[\w.@-]+(?:/[\w.@-]+)+/?)", re.I)
-_VERSION = re.compile(r"\b(?:we'?re\s+(?:on|using)|we\s+(?:are\s+on|use|run|target|pin)|(?:is|are)\s+pinned\s+to|upgraded\s+to|"
-                      r"bumped\s+to|moved\s+to|requires|version\s+is|standardi[sz]ed\s+on|(?:is|are)\s+on)\s+"
+_VERSION = re.compile(r"\b(?:we'?re\s+(?:on|using|running)|we\s+(?:are\s+on|use|run|target|pin)|(?:is|are)\s+pinned\s+to|upgraded\s+to|"
+                      r"bumped\s+to|moved\s+to|requires|version\s+is|standardi[sz]ed\s+on|(?:is|are)\s+on|runs?|running|uses|using)\s+"
                       r"(?P<subj>[A-Za-z][\w.+-]{1,24})\s+v?(?P<val>\d+(?:\.\d+){1,2})\b", re.I)
 _VERSION_MIN = re.compile(r"\b(?:targets?|targeting|minimum(?:\s+is)?|min\.?|require|requires)\s+(?:is\s+)?(?P<subj>[A-Za-z][\w.+-]{1,24})\s+v?(?P<val>\d+(?:\.\d+){0,2})\b", re.I)
 _VERSION2 = re.compile(r"\b(?P<subj>[A-Za-z][\w.+-]{1,24})\s+(?:is\s+now|is|stays)\s+(?:pinned\s+(?:to|at)\s+|at\s+)?v?(?P<val>\d+(?:\.\d+){1,2})\b", re.I)
-_COMMAND = re.compile(r"\b(?:run|build|deploy|start|test|lint|format|migrate)\b[^`]{0,40}?\b(?:with|using|via|by\s+running|is|:)\s+`(?P<val>[^`\n]{3,80})`", re.I)
+_CMD_VERBS = r"run|build|deploy|start|test|lint|format|migrate|preview|serve|release|publish|install|seed|reset|bench|typecheck|check|generate|regenerate|bootstrap|package|debug|profile|restart|rebuild|clean"
+_COMMAND = re.compile(r"\b(?:" + _CMD_VERBS + r")\b[^`]{0,40}?\b(?:with|using|via|by\s+running|is|:)\s+`(?P<val>[^`\n]{3,80})`", re.I)
+_CMD_PURPOSE = re.compile(r"\b(" + _CMD_VERBS + r")\w*\b(?:\s+(?:the\s+)?(\w+))?", re.I)
+# A schedule: a recurrence ("every month", "nightly", "on the 1st") pinned to a time, day or cron line.
+_RECUR = re.compile(r"\b(?:every|each)\s+(?:other\s+)?(?:day|night|morning|evening|week|weekday|weekend|month|quarter|year|hour|"
+                    r"\d+\s+(?:minutes|hours|days|weeks)|mon|tue|wed|thu|fri|sat|sun)\w*|\b(?:daily|nightly|weekly|monthly|hourly|"
+                    r"quarterly|yearly)\b|\bon\s+the\s+\d{1,2}(?:st|nd|rd|th)\b|\bon\s+(?:mon|tues|wednes|thurs|fri|satur|sun)days\b", re.I)
+_AT_TIME = re.compile(r"\b(?:[01]?\d|2[0-3]):[0-5]\d\b|\b\d{1,2}\s*(?:am|pm)\b|\bmidnight\b|\bnoon\b|\bcron\b|"
+                      r"\b\d{1,2}(?:st|nd|rd|th)\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b", re.I)
 _STOP = {"the", "our", "a", "an", "now", "so", "and", "that", "this", "we", "also", "btw", "fyi", "note", "ok", "okay", "just",
          "actually", "which", "it", "its", "of", "for", "server", "service", "still", "locally", "files", "file", "yeah", "hmm"}
 _SCOPE = re.compile(r"\bfor\s+(?:the\s+)?(?P<scope>[a-z][\w -]{2,30}?)(?:\s*,|\s+(?:let'?s|we'?ll|we\s+will|we'?re|we\s+decided|i've))", re.I)
@@ -109,17 +136,27 @@ def fact_of(sentence: str) -> tuple[str, str] | None:
             return f"version:{m.group('subj').lower()}", m.group("val")
     m = _COMMAND.search(sentence)
     if m:
-        purpose = re.search(r"\b(run|build|deploy|start|test|lint|format|migrate)\w*\b(?:\s+(?:the\s+)?(\w+))?", sentence, re.I)
+        purpose = _CMD_PURPOSE.search(sentence)
         key = purpose.group(1).lower() + (" " + purpose.group(2).lower() if purpose and purpose.group(2) else "")
         return f"command:{key}", m.group("val")
-    return None
+    return schedule_of(flat)
+
+
+def schedule_of(sentence: str) -> tuple[str, str] | None:
+    """("schedule:<what>", "<when>") for "we invoice on the 1st of every month at 06:00 UTC"."""
+    rec = _RECUR.search(sentence)
+    if rec is None or not (_AT_TIME.search(sentence[rec.end():]) or _AT_TIME.search(sentence[:rec.start()])):
+        return None
+    what = _subject(re.split(r"\b(?:on|at|every|each|runs?|happens?|goes|go|is|are)\b", sentence[:rec.start()], maxsplit=1, flags=re.I)[0]
+                    or sentence[:rec.start()])
+    when = " ".join(sentence[rec.start():].split())[:60].rstrip(".")
+    return (f"schedule:{what}", when) if what else None
 
 
 _FOR = re.compile(r"\bfor\s+(?:the\s+|our\s+)?(?P<scope>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s*(?=[,.;]|$)", re.I)
 _LEAD = re.compile(r"^\W*(?:(?:quick\s+one|fyi|btw|also|and|so|ok|okay|yeah|yes|hmm|well|oh|yo|hey|hi|actually)\b\W*)+", re.I)
 _ASK = re.compile(r"^(?:can|could|would)\s+you\s+(?:please\s+)?(?:check|look\s+(?:at|into)|see|find\s+out|figure\s+out)\s+(?:why\s+)?", re.I)
 _CLAUSE = re.compile(r"\s*(?:;|,\s*and\s+|\s+and\s+(?=(?:we|the|our|its?|staging|prod\w*|processed|raw)\b)|,\s*so\s+|,\s*(?=the\s))\s*", re.I)
-_OPTION = re.compile(r"^\s*(?:option\s+)?\(?([a-d])\)?\s*[.,:)!-]\s+\S", re.I)
 
 
 def _decision_entity(sentence: str) -> str | None:
@@ -138,15 +175,43 @@ def _finish(text: str) -> str:
     return text if text[-1:] in ".!" else text + "."
 
 
-def from_user(msg: Message, body: str, options_offered: bool = False) -> list[Candidate]:
+def options_of(body: str) -> dict[str, str]:
+    """{"A": "Docusaurus: React, versioned docs built in", ...} when a message lays out two or more
+    lettered options, else {} — so a bare pick ("B, we're a Python shop") stores what B was."""
+    marks = list(_OPTION_MARK.finditer(body))
+    out: dict[str, str] = {}
+    for i, m in enumerate(marks):
+        end = marks[i + 1].start() if i + 1 < len(marks) else len(body)
+        text = " ".join(body[m.end():end].split()).rstrip(" ;,.")
+        if text and m.group(1) not in out:
+            out[m.group(1)] = text[:200]
+    return out if len(out) >= 2 and ("A" in out or "B" in out) else {}
+
+
+def _picked(body: str, options: dict[str, str]) -> Candidate | None:
+    m = _PICK.search(body) if options and len(body) < 300 else None
+    letter = next((g.upper() for g in m.groups() if g), None) if m else None
+    if letter not in options:
+        return None
+    said = _finish(strip_lead(body))
+    opt = _SPLIT.split(options[letter], 1)[0].rstrip(" ;,.")
+    text = said if _words(opt) <= _words(said) else f"{_finish(opt)} (picked option {letter}: {said})"
+    return Candidate(text, "decision", "decision", 0.75, "", _decision_entity(said))
+
+
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"[a-z0-9]{3,}", text.lower()))
+
+
+def from_user(msg: Message, body: str, options: dict[str, str] | None = None) -> list[Candidate]:
     lead = _EXPLICIT.match(body)
     if lead:
         text = body[lead.end():].strip()
         return [Candidate(_finish(text), "note", "explicit", 0.95, msg.uuid)] if len(text) >= 8 else []
     out = []
-    if options_offered and _OPTION.match(body) and len(body) < 300:
-        # "B. Short-lived JWTs …" right after the assistant laid out options: the pick is the decision
-        return [Candidate(_finish(strip_lead(body)), "decision", "decision", 0.75, msg.uuid, None)]
+    pick = _picked(body, options or {})
+    if pick is not None:  # the pick right after the assistant laid out options is the decision
+        return [replace(pick, source_message=msg.uuid)]
     for s in sentences(body):
         if s.endswith("?") or _CREDENTIAL.search(s):
             continue
@@ -156,11 +221,19 @@ def from_user(msg: Message, body: str, options_offered: bool = False) -> list[Ca
         elif _PREF.search(s):
             out.append(Candidate(_finish(s), "preference", "preference", 0.8, msg.uuid))
         else:
-            for clause in _CLAUSE.split(s):
-                clause = strip_lead(clause)
-                fact = fact_of(clause) if len(clause) >= 12 else None
-                if fact:
-                    out.append(Candidate(_finish(clause), "fact", "fact", 0.7, msg.uuid, fact[0]))
+            out.extend(facts_in(msg, s, 0.7))
+    return out
+
+
+def facts_in(msg: Message, sentence: str, confidence: float) -> list[Candidate]:
+    """One fact candidate per clause of ``sentence`` that states a port, host, path, version,
+    command or schedule."""
+    out = []
+    for clause in _CLAUSE.split(sentence):
+        clause = strip_lead(clause)
+        fact = fact_of(clause) if len(clause) >= 12 else None
+        if fact:
+            out.append(Candidate(_finish(clause), "fact", "fact", confidence, msg.uuid, fact[0]))
     return out
 
 
@@ -194,12 +267,31 @@ def from_assistant(msg: Message, body: str, symptom: str | None) -> list[Candida
     return out
 
 
+_HEDGE = re.compile(r"\b(?:probably|maybe|might|may|perhaps|i\s+think|i\s+guess|i\s+assume|seems?|looks?\s+like|likely|could|"
+                    r"should|would|if|unless|instead\s+of|i'll|i\s+will|let\s+me|we\s+can|you\s+can|try)\b", re.I)
+_ACK = re.compile(r"^\W*(?:ok(?:ay)?|yes|yep|yeah|yup|right|correct|exactly|great|perfect|good|nice|cool|thanks|thank\s+you|thx|ty|"
+                  r"sounds\s+good|makes\s+sense|confirmed|true|that'?s\s+right|indeed)\b(?![^.!?\n]{0,40}\b(?:no|not|wrong|actually|but)\b)", re.I)
+
+
+def assistant_facts(msg: Message, body: str) -> list[Candidate]:
+    """Plain, unhedged fact statements by the assistant ("Production runs PostgreSQL 15.6.") —
+    kept only when they answer the user's question or the user's next words confirm them."""
+    out = []
+    for s in sentences(_REMEMBER.sub(" ", body)):
+        if _CHATTER.match(s) or s.endswith("?") or _HEDGE.search(s) or _CREDENTIAL.search(s) or _CAUSE.search(s) or _FIX.search(s):
+            continue  # a cause or fix belongs to its bug-fix memory, not a fact of its own
+        out.extend(facts_in(msg, s, 0.6))
+    return out
+
+
 def extract(messages: list[Message], last_symptom: str | None = None) -> list[Candidate]:
     """Candidates from ``messages`` in order; the latest user problem statement is carried so a
-    bug fix reads "symptom + cause + fix" in one memory."""
+    bug fix reads "symptom + cause + fix" in one memory, the options the assistant laid out so a
+    bare pick stores its content, and the assistant's fact statements until the user confirms them."""
     out: list[Candidate] = []
     symptom = last_symptom
-    options = False
+    options: dict[str, str] = {}
+    asked, pending = False, []  # the user's last message was a question; assistant facts awaiting a "yes"
     for msg in messages:
         if not msg.text.strip():
             continue
@@ -208,14 +300,23 @@ def extract(messages: list[Message], last_symptom: str | None = None) -> list[Ca
             sym = next((s for s in sentences(body) if _SYMPTOM.search(s)), None)
             if sym:  # the problem as stated, without "hey, can you check why"
                 symptom = _ASK.sub("", strip_lead(sym)).rstrip("?").strip() or sym
+            if pending and _ACK.match(body):
+                out.extend(pending)
+            pending = []
             out.extend(from_user(msg, body, options))
-            options = False
+            options = options_of(body)  # the user laid out options: the assistant may weigh them first
+            asked = body.rstrip().endswith("?")
         elif msg.type == "assistant":
-            options = bool(_OPTIONS_LISTED.search(body))
+            options = options_of(body) or options
             found = from_assistant(msg, body, symptom)
             if any(c.capture_kind == "bugfix" for c in found):
                 symptom = None
             out.extend(found)
+            facts = assistant_facts(msg, body)
+            if asked:
+                out.extend(facts)
+            else:
+                pending.extend(facts)
     seen, unique = set(), []
     for c in out:
         if c.text.lower() not in seen:
