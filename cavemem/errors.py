@@ -25,6 +25,7 @@ EXIT_CODES: dict[str, int] = {
     "cave_memory_empty": 1,
     "cave_memory_conflict": 1,
     "cave_store_locked": 75,
+    "cave_store_unreachable": 75,  # the PostgreSQL server is down or refused (EX_TEMPFAIL: try again)
     "cave_embed_unavailable": 1,
     "cave_mcp_unavailable": 1,
     "cave_invalid_input": 65,

@@ -126,3 +126,72 @@ def opened_page(src):
     rgb = im.convert("RGB")
     r, g, b = rgb.split()
     return r if r.tobytes() == g.tobytes() == b.tobytes() else rgb
+
+
+# -- the store backends: SQLite files and a real PostgreSQL server (issue 13) -------------------------
+
+def _pg_base_url() -> str | None:
+    """The test server: ``CAVEMAN_TEST_PG_URL``, else the URL ``.ci/setup-postgres.sh`` wrote."""
+    url = os.environ.get("CAVEMAN_TEST_PG_URL", "").strip()
+    if not url:
+        f = Path(os.environ.get("PGCI", "/tmp/pgci")) / "url"
+        url = f.read_text().strip() if f.is_file() else ""
+    return url or None
+
+
+@pytest.fixture(scope="session")
+def pg_base_url():
+    """A reachable PostgreSQL server with pgvector, or the reason there is none."""
+    url = _pg_base_url()
+    if url is None:
+        return None, "no PostgreSQL test server (run .ci/setup-postgres.sh or set CAVEMAN_TEST_PG_URL)"
+    try:
+        import psycopg
+
+        with psycopg.connect(url, connect_timeout=3, autocommit=True) as conn:
+            conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+            conn.execute("CREATE EXTENSION IF NOT EXISTS pg_trgm")
+    except Exception as exc:  # noqa: BLE001 - any failure means "no usable server"
+        return None, f"PostgreSQL test server {url} unusable: {str(exc).strip().splitlines()[0] if str(exc).strip() else exc}"
+    return url, ""
+
+
+def pg_schema_url(base: str, schema: str) -> str:
+    """``base`` confined to ``schema`` (extensions stay reachable in ``public``)."""
+    from urllib.parse import quote
+
+    return base + ("&" if "?" in base else "?") + "options=" + quote(f"-c search_path={schema},public", safe="")
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def db_backend(request, monkeypatch, pg_base_url):
+    """Run the test once on SQLite (yields None: the default files) and once on PostgreSQL
+    (yields the URL of a fresh schema, also exported as ``CAVEMAN_DB_URL`` so CLI subprocesses
+    use it). Without a server the postgres run skips with the reason, unless
+    ``CAVEMAN_TEST_PG_REQUIRED=1`` (CI), where it fails."""
+    if request.param == "sqlite":
+        monkeypatch.delenv("CAVEMAN_DB_URL", raising=False)
+        yield None
+        return
+    base, reason = pg_base_url
+    if base is None:
+        if os.environ.get("CAVEMAN_TEST_PG_REQUIRED") == "1":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    import uuid
+
+    import psycopg
+
+    schema = "t_" + uuid.uuid4().hex[:16]
+    with psycopg.connect(base, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+    url = pg_schema_url(base, schema)
+    monkeypatch.setenv("CAVEMAN_DB_URL", url)
+    try:
+        yield url
+    finally:
+        from cavemem.store.pg import conn as pgconn
+
+        pgconn.close_all()
+        with psycopg.connect(base, autocommit=True) as conn:
+            conn.execute(f"DROP SCHEMA {schema} CASCADE")

@@ -1,4 +1,5 @@
-"""The recovery store (spec engine-core §5; §10 ideas 33–48)."""
+"""The recovery store (spec engine-core §5; §10 ideas 33–48). Behaviour tests take ``db_backend`` and
+run on SQLite and on PostgreSQL; file-safety tests are SQLite-only."""
 
 from __future__ import annotations
 
@@ -18,9 +19,9 @@ def _put(store, data, ct="json", before=100, after=25, meta=b""):
     return store.put(data, content_type=ct, compressor=ct, tokens_before=before, tokens_after=after, metadata=meta)
 
 
-def test_handles_are_content_addressed():
+def test_handles_are_content_addressed(db_backend):
     assert handle_for(b"same bytes") == "ccr_58100dc8fc06562ce3e578231dc948e0"
-    store = open_ccr(":memory:")
+    store = open_ccr(db_backend or ":memory:")
     h1 = _put(store, b"payload")
     h2 = _put(store, b"payload")
     assert h1 == h2 == "ccr_" + hashlib.sha256(b"payload").hexdigest()[:32]
@@ -28,16 +29,16 @@ def test_handles_are_content_addressed():
     assert store.summary()["totals"]["count"] == 1
 
 
-def test_unknown_handles():
-    store = open_ccr(":memory:")
+def test_unknown_handles(db_backend):
+    store = open_ccr(db_backend or ":memory:")
     with pytest.raises(UnknownHandle):
         store.get("ccr_does_not_exist")
     with pytest.raises(UnknownHandle):
         store.get_metadata("ccr_missing")
 
 
-def test_first_metadata_wins():
-    store = open_ccr(":memory:")
+def test_first_metadata_wins(db_backend):
+    store = open_ccr(db_backend or ":memory:")
     h = _put(store, b"raw", meta=b"M")
     _put(store, b"raw", before=100, after=30)
     _put(store, b"raw", before=100, after=40, meta=b"other")
@@ -45,8 +46,8 @@ def test_first_metadata_wins():
     assert store.get(h) == b"raw"
 
 
-def test_zero_accounting_guard_keeps_measured_stats():
-    store = open_ccr(":memory:")
+def test_zero_accounting_guard_keeps_measured_stats(db_backend):
+    store = open_ccr(db_backend or ":memory:")
     _put(store, b"doc", ct="json", before=100, after=25)
     store.put(b"doc", content_type="block", compressor="proxy-content", tokens_before=0, tokens_after=0)
     s = store.summary()
@@ -54,8 +55,8 @@ def test_zero_accounting_guard_keeps_measured_stats():
     assert s["by_content_type"]["json"]["count"] == 1
 
 
-def test_summary_totals():
-    store = open_ccr(":memory:")
+def test_summary_totals(db_backend):
+    store = open_ccr(db_backend or ":memory:")
     _put(store, b"a", ct="json", before=100, after=20)
     _put(store, b"b", ct="log", before=200, after=10)
     s = store.summary()
@@ -63,8 +64,8 @@ def test_summary_totals():
     assert list(s["by_content_type"]) == ["json", "log"] and s["basis"] == "inferred"
 
 
-def test_budget_anchor_one_mib(tmp_path):
-    store = open_ccr(str(tmp_path / "ccr.db"), max_bytes=1 << 20)
+def test_budget_anchor_one_mib(tmp_path, db_backend):
+    store = open_ccr(db_backend or str(tmp_path / "ccr.db"), max_bytes=1 << 20)
     a = b"a" * (600 * 1024)
     h = _put(store, a)
     with pytest.raises(BudgetExceeded):
@@ -76,8 +77,8 @@ def test_budget_anchor_one_mib(tmp_path):
     assert "storage_full" not in s
 
 
-def test_storage_full_flag_and_no_eviction(tmp_path):
-    store = open_ccr(str(tmp_path / "ccr.db"), max_bytes=70000)
+def test_storage_full_flag_and_no_eviction(tmp_path, db_backend):
+    store = open_ccr(db_backend or str(tmp_path / "ccr.db"), max_bytes=70000)
     hs = [_put(store, bytes([i]) * 10000) for i in range(7)]
     with pytest.raises(BudgetExceeded):
         _put(store, b"z")
@@ -85,8 +86,8 @@ def test_storage_full_flag_and_no_eviction(tmp_path):
     assert [store.get(h) for h in hs] == [bytes([i]) * 10000 for i in range(7)]
 
 
-def test_persistence_across_reopen(tmp_path):
-    path = str(tmp_path / "ccr.db")
+def test_persistence_across_reopen(tmp_path, db_backend):
+    path = db_backend or str(tmp_path / "ccr.db")
     s1 = open_ccr(path)
     h = _put(s1, b"persist me")
     s1.close()

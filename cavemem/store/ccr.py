@@ -308,7 +308,13 @@ def open_ccr(path: str | None = None, max_bytes: int | None = None) -> CCRStore:
     """Open the recovery store. ``path=None`` means the default location (``CAVEMAN_CCR_DB`` or
     ``$CAVEMAN_HOME/ccr.db``); ``max_bytes=None`` reads ``CAVEMAN_CCR_MAX_BYTES``."""
     from .. import paths
+    from .backend import server_url
 
+    url = server_url(path)  # postgresql:// path, or CAVEMAN_DB_URL when no file was named
+    if url is not None:
+        from .pg.ccr import open_pg_ccr
+
+        return open_pg_ccr(url, budget_from_env() if max_bytes is None else max_bytes)
     if max_bytes is None:
         max_bytes = DEFAULT_MAX_BYTES if path == sqlite_store.MEMORY else budget_from_env()
     if max_bytes <= 0:

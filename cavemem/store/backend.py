@@ -1,0 +1,83 @@
+"""Which database a store lives in: SQLite files (one person, one machine) or a PostgreSQL server
+(a team sharing project memory). Selected by ``CAVEMAN_DB_URL`` (``postgresql://…``; unset = the
+SQLite files as before) or an explicit ``--db URL``; the layers above see the same store objects
+either way (:class:`MemoryBackend`, :class:`RecoveryBackend`).
+
+This module is imported on the hot path, so it must not import psycopg: the PostgreSQL code in
+:mod:`cavemem.store.pg` is loaded only when a ``postgresql://`` URL is actually used.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Iterable, Sequence
+from typing import Protocol
+
+SCHEMES = ("postgresql://", "postgres://")
+
+
+def db_url(explicit: str | None = None) -> str | None:
+    """The configured server URL: ``explicit`` (``--db``) first, then ``CAVEMAN_DB_URL``."""
+    url = explicit if explicit is not None else os.environ.get("CAVEMAN_DB_URL", "")
+    url = (url or "").strip()
+    return url or None
+
+
+def is_postgres(target: str | None) -> bool:
+    return bool(target) and target.strip().lower().startswith(SCHEMES)
+
+
+def server_url(path: str | None) -> str | None:
+    """The PostgreSQL URL a store opened with ``path`` uses, or None for SQLite: an explicit
+    ``postgresql://`` path, else ``CAVEMAN_DB_URL`` when no explicit file was asked for."""
+    if path is not None:
+        return path if is_postgres(path) else None
+    url = db_url()
+    return url if is_postgres(url) else None
+
+
+_PASSWORD = re.compile(r"(://[^:/@?#]*:)([^@/?#]*)(@)")
+_QUERY_PASSWORD = re.compile(r"(?i)((?:^|[?&\s])password=)([^&\s]*)")
+
+
+def mask_url(url: str) -> str:
+    """``url`` with any password replaced by ``***`` (error messages and reports show URLs)."""
+    return _QUERY_PASSWORD.sub(r"\1***", _PASSWORD.sub(r"\1***\3", url))
+
+
+class RecoveryBackend(Protocol):
+    """What the engine, MCP and memory layer use of the recovery store (``store.ccr.CCRStore``)."""
+
+    max_bytes: int
+
+    def put(self, original: bytes, *, content_type: str, compressor: str, tokens_before: int,
+            tokens_after: int, metadata: bytes = b"", owner: str | None = None) -> str: ...
+    def put_many(self, items: list[tuple[bytes, dict]]) -> list[str]: ...
+    def get(self, handle: str) -> bytes: ...
+    def get_metadata(self, handle: str) -> bytes: ...
+    def delete(self, handle: str) -> bool: ...
+    def release(self, handles: list[str], owner: str) -> int: ...
+    def owners(self, handle: str) -> list[str]: ...
+    def contains(self, handle: str) -> bool: ...
+    def storage_bytes(self) -> int: ...
+    def summary(self) -> dict: ...
+    def close(self) -> None: ...
+
+
+class MemoryBackend(Protocol):
+    """What the memory API, capture, recall and embeddings use of the memory store
+    (``memory.store.MemoryStore``). ``read``/``write`` take the store's SQL dialect (SQLite's,
+    with ``?`` parameters); the PostgreSQL store translates it, and implements the search
+    primitives (full-text, substrings, vectors) natively."""
+
+    path: str
+
+    def read(self, sql: str, params: Sequence = ()) -> list: ...
+    def write(self, fn: Callable, action: str = "write"): ...
+    def corpus(self) -> tuple[int, int]: ...
+    def doc_freqs(self, terms: Iterable[str]) -> dict[str, int]: ...
+    def fts_candidates(self, terms: Sequence[str], where, k: int, *, newest: int = 0) -> list[tuple[int, float]]: ...
+    def substring_candidates(self, needle: str, where, k: int) -> list[int]: ...
+    def stats(self) -> dict: ...
+    def close(self) -> None: ...
