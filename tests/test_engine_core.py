@@ -180,7 +180,6 @@ def test_metadata_compressor_gets_query_even_when_empty():
 
     class Meta(Compressor):
         content_type = "meta"
-        reports_metadata = True
 
         def compress_with_metadata(self, data, query):
             seen.append(query)
@@ -191,6 +190,36 @@ def test_metadata_compressor_gets_query_even_when_empty():
     res = eng.compress(PAYLOAD, type="meta")
     assert seen == [""] and res.method == "custom" and res.lossless_to_model is True
     assert eng.store().get_metadata(res.recovery_handle) == b'{"k":1}'
+
+
+def test_run_is_the_one_call_and_gets_the_engine_counter():
+    seen = []
+
+    class Counting(Compressor):
+        content_type = "counting"
+
+        def run(self, data, query, counter):
+            seen.append((query, counter.name))
+            return data[: counter.count(data) // 4], None  # None metadata: the engine fills it in
+
+    eng = _engine()
+    eng.registry.register(Entry("counting", "unused:Unused"), Counting())
+    res = eng.compress(PAYLOAD, type="counting", query="q")
+    assert seen == [("q", "bytes-test")]
+    assert res.output == PAYLOAD[: len(PAYLOAD) // 4] and res.method == "counting" and res.lossless_to_model is False
+
+
+def test_an_object_outside_the_contract_fails_closed():
+    class Duck:  # compresses, but is no Compressor: no declared safety class
+        content_type = "duck"
+
+        def run(self, data, query, counter):
+            return b"q", None
+
+    eng = _engine()
+    eng.registry.register(Entry("duck", "unused:Unused"), Duck())
+    res = eng.compress(PAYLOAD, type="duck")
+    assert res.output == PAYLOAD and res.passed_through
 
 
 def test_safety_classes():

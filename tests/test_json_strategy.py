@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cavemem.compressors import json_lossless
-from cavemem.compressors.base import Metadata
+from cavemem.compressors.base import Compressor, Metadata
 from cavemem.compressors.json_strategy import LOSSLESS_MAX_BYTES, JSONStrategy
 from cavemem.toon import codec
 
@@ -97,10 +97,8 @@ class _Counter:
         return len(data)
 
 
-class _FakeElision:
+class _FakeElision(Compressor):
     content_type = "json"
-    accepts_query = True
-    reports_metadata = True
 
     def __init__(self, out: bytes | None):
         self.out, self.queries = out, []

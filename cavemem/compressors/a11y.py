@@ -374,7 +374,6 @@ def compact_tree(data: bytes, query: str = "") -> tuple[str, dict]:
 
 class AXTreeCompressor(Compressor):
     content_type = "a11y"
-    reports_metadata = True
 
     def compress(self, data: bytes) -> bytes | None:
         got = self.compress_with_metadata(data, "")

@@ -1,4 +1,4 @@
-"""The compressor contract (spec engine-compressors §1.1)."""
+"""The compressor contract (spec engine-compressors §1.1): one method, :meth:`Compressor.run`."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from .safety import S4
 
 @dataclass
 class Metadata:
-    """What a metadata-reporting compressor says about its output."""
+    """What a compressor says about its output beyond the bytes."""
 
     method: str = ""
     lossless_to_model: bool | None = None
@@ -17,21 +17,33 @@ class Metadata:
 
 
 class Compressor:
-    """Base class. Subclasses set ``content_type`` and implement :meth:`compress`.
+    """Base class. The engine calls exactly one method, :meth:`run`, and reads one declared
+    attribute, :attr:`safety_class`; nothing is looked up by ``getattr``.
 
-    - ``compress(data)`` returns the compressed bytes, or None to mean "pass the input through".
-      Returning the input unchanged (or something not smaller) is allowed: the engine rejects it.
-    - Query-aware compressors set ``accepts_query = True`` and implement ``compress_query``; an
-      empty query must behave exactly like ``compress`` (:class:`QueryCompressor` wires that up).
-    - Metadata compressors set ``reports_metadata = True`` and implement
-      ``compress_with_metadata(data, query) -> (bytes, Metadata) | None``; the engine calls it
-      even when the query is empty.
+    ``run(data, query, counter)`` returns ``(bytes, Metadata)``, or None to mean "pass the input
+    through". Returning the input unchanged (or something not smaller) is allowed: the engine
+    rejects it. The default ``run`` adapts the simpler hooks most compressors implement:
+
+    - ``compress(data)`` for compressors that ignore the query;
+    - ``compress_query(data, query)`` for query-aware ones (:class:`QueryCompressor`), where an
+      empty query must behave exactly like ``compress``;
+    - ``compress_with_metadata(data, query)`` for ones that report a method, losslessness or
+      recovery metadata; it is called even when the query is empty.
+
+    Override ``run`` itself only to use ``counter`` (the engine's token counter; an ordinary
+    compressor never counts tokens, the engine does).
     """
 
     content_type: str = ""
     safety_class: int = S4
-    accepts_query: bool = False
-    reports_metadata: bool = False
+    accepts_query: bool = False  # descriptive only (the registry table); the engine never reads it
+
+    def run(self, data: bytes, query: str, counter=None) -> tuple[bytes, Metadata] | None:
+        got = self.compress_with_metadata(data, query)
+        if got is None:
+            return None
+        out, meta = got
+        return out, meta or Metadata()
 
     def compress(self, data: bytes) -> bytes | None:  # pragma: no cover - interface
         raise NotImplementedError

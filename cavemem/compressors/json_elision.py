@@ -187,7 +187,6 @@ class _Elision:
 
 class JSONCompressor(QueryCompressor):
     content_type = "json"
-    reports_metadata = True
 
     def compress_query(self, data: bytes, query: str) -> bytes | None:
         return self._elide(data, query)

@@ -34,13 +34,15 @@ LOSSLESS_MAX_BYTES = 1 << 20
 class JSONStrategy(Compressor):
     content_type = "json"
     accepts_query = True
-    reports_metadata = True
-
-    counts_tokens = True  # the engine hands over its own counter (spec engine-core §1.3)
 
     def __init__(self, counter=None, elision=None):
         self._counter = counter
         self._elision = elision
+
+    def run(self, data: bytes, query: str, counter=None) -> tuple[bytes, Metadata] | None:
+        """Counts with the engine's own counter (spec engine-core §1.3) when it passes one."""
+        comp = self if counter is None else self.with_counter(counter)
+        return comp.compress_with_metadata(data, query)
 
     def with_counter(self, counter) -> "JSONStrategy":
         """This strategy counting with ``counter`` (shares the elision compressor)."""
@@ -65,18 +67,11 @@ class JSONStrategy(Compressor):
         return self._elision
 
     def _elide(self, data: bytes, query: str) -> tuple[bytes, Metadata] | None:
-        comp = self.elision
-        if getattr(comp, "reports_metadata", False):
-            got = comp.compress_with_metadata(data, query)
-            if got is None:
-                return None
-            out, meta = got
-            meta = meta or Metadata()
-        else:
-            out = comp.compress_query(data, query) if query and getattr(comp, "accepts_query", False) else comp.compress(data)
-            if out is None:
-                return None
-            meta = Metadata()
+        got = self.elision.run(data, query, None)
+        if got is None:
+            return None
+        out, meta = got
+        meta = meta or Metadata()
         return bytes(out), Metadata(method=meta.method or "elision", lossless_to_model=False, recovery_metadata=meta.recovery_metadata)
 
     @staticmethod

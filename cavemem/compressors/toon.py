@@ -14,7 +14,6 @@ from .base import Compressor, Metadata
 
 class TOONCompressor(Compressor):
     content_type = "toon"
-    reports_metadata = True
 
     def compress(self, data: bytes) -> bytes | None:
         from ..toon.codec import ToonError, encode_json

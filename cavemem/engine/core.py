@@ -17,6 +17,7 @@ import threading
 
 from ..errors import BudgetExceeded, CaveError, UnknownHandle
 from ..compressors import safety
+from ..compressors.base import Compressor, Metadata
 from .detect import detect
 from .registry import Registry, default_registry
 from .result import Result, SimResult
@@ -142,19 +143,21 @@ class Engine:
             comp = self.registry.get(ct)
         except Exception:  # a compressor that cannot even load fails closed
             comp = None
-        if comp is None:
+        if not isinstance(comp, Compressor):  # the contract is the base class: anything else fails closed
             return None
-        cls = safety.lookup(getattr(comp, "safety_class", -1))
+        cls = safety.lookup(comp.safety_class)
         if cls is None:
             return None
         if need_store and cls.requires_ccr and not external and self._store is None:
             return None
         try:
-            out, meta = _dispatch(comp, body, query, self.counter)
+            got = comp.run(body, query, self.counter)
         except Exception:  # compressor bugs never reach the caller: pass through
-            out = None
-        if out is None:
+            got = None
+        if got is None:
             return None
+        out, meta = got
+        meta = meta or Metadata()
         out = rewrap(bytes(out), wrappers)
         after = self.counter.count(out)
         before = before_of()
@@ -242,24 +245,6 @@ class Engine:
         if self._store is None and self._store_error is None:
             return {"totals": {"count": 0, "tokens_before": 0, "tokens_after": 0, "ratio": 0}, "by_content_type": {}, "basis": "inferred"}
         return self.store().summary()
-
-
-def _dispatch(comp, body: bytes, query: str, counter=None):
-    """Call the compressor the way its capabilities ask (spec §1.6). A compressor whose choice
-    needs token counts (the JSON best-of) gets the engine's own counter."""
-    from ..compressors.base import Metadata
-
-    if counter is not None and getattr(comp, "counts_tokens", False):
-        comp = comp.with_counter(counter)
-    if getattr(comp, "reports_metadata", False):
-        got = comp.compress_with_metadata(body, query)
-        if got is None:
-            return None, None
-        out, meta = got
-        return out, meta or Metadata()
-    if query and getattr(comp, "accepts_query", False):
-        return comp.compress_query(body, query), Metadata()
-    return comp.compress(body), Metadata()
 
 
 def _registry_from_env() -> Registry:
