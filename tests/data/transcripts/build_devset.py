@@ -20,6 +20,7 @@ VERSION = "1.0.58"
 MODEL = "claude-sonnet-4-20250514"
 
 from sessions import SESSIONS  # noqa: E402 - the hand-written conversations
+from sessions_fresh3 import FRESH3  # noqa: E402 - the third fresh set, labelled before any run
 
 
 class Writer:
@@ -41,7 +42,7 @@ class Writer:
     def base(self, kind: str) -> dict:
         u = self.uid()
         d = {"parentUuid": self.parent, "isSidechain": False, "userType": "external", "cwd": self.s["cwd"],
-             "sessionId": self.s["session"], "version": VERSION, "gitBranch": self.s.get("branch", "main"),
+             "sessionId": self.s["session"], "version": "2.0.31" if self.s.get("v2") else VERSION, "gitBranch": self.s.get("branch", "main"),
              "type": kind, "uuid": u, "timestamp": self.stamp()}
         self.parent = u
         return d
@@ -76,6 +77,10 @@ class Writer:
 
 def build(sess: dict) -> str:
     w = Writer(sess)
+    if sess.get("v2"):  # newer Claude Code: a queue-operation line first, the session title on top
+        w.lines.append({"type": "queue-operation", "operation": "dequeue", "timestamp": w.stamp(0), "sessionId": sess["session"]})
+        if sess.get("summary"):
+            w.lines.append({"type": "summary", "summary": sess["summary"], "leafUuid": str(uuid.uuid5(uuid.NAMESPACE_URL, sess["session"] + "/leaf"))})
     w.lines.append({"type": "file-history-snapshot", "messageId": str(uuid.uuid5(uuid.NAMESPACE_URL, sess["session"])),
                     "snapshot": {"messageId": "x", "trackedFileBackups": {}, "timestamp": w.stamp(0)}, "isSnapshotUpdate": False})
     for turn in sess["turns"]:
@@ -94,7 +99,7 @@ def build(sess: dict) -> str:
                 w.tool(name, inp, res)
             if turn[1]:
                 w.assistant([{"type": "text", "text": turn[1]}])
-    if sess.get("summary"):
+    if sess.get("summary") and not sess.get("v2"):
         w.lines.append({"type": "summary", "summary": sess["summary"], "leafUuid": w.parent})
     text = "".join(json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n" for line in w.lines)
     if sess.get("torn"):
@@ -104,7 +109,7 @@ def build(sess: dict) -> str:
 
 def main() -> None:
     gold = {}
-    for sess in SESSIONS:
+    for sess in SESSIONS + FRESH3:
         name = sess["name"] + ".jsonl"
         with open(os.path.join(HERE, name), "w", encoding="utf-8") as fh:
             fh.write(build(sess))
