@@ -165,9 +165,36 @@ def test_arrow_expression_bodies_kept_and_no_size_check(code):
     assert len(out) == 120
 
 
-def test_nested_functions_are_covered_by_the_outer_replacement(code):
-    src = b"function outer(a) {\n  function inner(b) {\n    return b + 1;\n  }\n  return inner(a);\n}\n"
-    assert code.compress(src) == b"function outer(a) " + ELIDED + b"\n"
+def test_nested_functions_are_covered_by_the_outer_replacement_which_names_them(code):
+    # one replacement for the outer body; the nested definition's head stays readable on it
+    src = b"function outer(a) {\n  function inner(b) {\n    return b + 1;\n  }\n  return inner(a) + inner(a * 2) + 7;\n}\n"
+    out = code.compress(src)
+    assert out == b"function outer(a) { /* caveman: body elided; defines: function inner(b) */ }\n"
+    assert code.compress(out) is None  # a second pass finds nothing left to elide
+
+
+def test_nested_python_definitions_are_listed_after_the_ellipsis(code):
+    src = (
+        b"def outer(items):\n"
+        b"    class Box(object):\n        size = 3\n"
+        b"    def helper(x, y=2):\n        return [x * y for _ in range(10)]\n"
+        b"    return [helper(i) for i in items if i % 3 == 0 and i > 10]\n"
+    )
+    out = code.compress(src)
+    assert out == b"def outer(items):\n    ...  # caveman: body elided; defines: class Box(object); def helper(x, y=2)\n"
+    assert code.compress(out) is None
+
+
+def test_anonymous_class_is_named_by_its_binding(code):
+    src = b"var m = function () {\n  var Gt = class extends Base { run() { return this.x + this.y + 1; } };\n  return Gt;\n};\n"
+    out = code.compress(src)
+    assert out == b"var m = function () { /* caveman: body elided; defines: Gt = class extends Base */ };\n"
+
+
+def test_body_kept_when_listing_its_definitions_costs_as_much(code):
+    # the body is nothing but two tiny nested functions: naming them is no shorter than showing them
+    src = b"function outer() {\n  function a() {}\n  function b() {}\n}\n"
+    assert code.compress(src) is None
 
 
 def test_function_in_default_parameter_is_not_descended_into(code):

@@ -14,13 +14,14 @@ import threading
 from dataclasses import dataclass
 
 from ...gocompat import trim_space_bytes
-from .languages import COMMENT_TYPES, LANGUAGES, Deadline, LanguageSpec, load_language, parse
+from .languages import BRACE_ELISION, COMMENT_TYPES, LANGUAGES, PY_ELISION, Deadline, LanguageSpec, load_language, parse
 from .parse_errors import ErrorMap, ErrorSpan, error_spans, no_new_errors
 
 # Directive comments survive comment removal (build constraints, cgo exports, TS references).
 DIRECTIVE_PREFIXES = (b"//go:", b"// +build", b"//+build", b"//export ", b"///")
 _NON_DOCSTRING_PREFIXES = (b"f", b"F", b"b", b"B")
 _DOCSTRING_PARENTS = ("module", "block")
+MAX_HEAD_BYTES = 96  # a nested definition's head as listed on its elided parent's marker
 
 
 @dataclass(frozen=True)
@@ -88,14 +89,78 @@ def body_replacements(spec: LanguageSpec, data: bytes, root, errors: ErrorMap | 
             continue  # e.g. an arrow function with an expression body: keep looking inside
         claimed_end = fn.end_byte
         start, end = body.start_byte, body.end_byte
-        if trim_space_bytes(data[start:end]) == marker:
+        if trim_space_bytes(data[start:end]).startswith(marker.rstrip(b" */}")):
             continue  # already elided
         if spec.elision_needs_line_end and not _ends_its_line(data, end):
             continue
         if errors is not None and not errors.function_clear(fn.start_byte, start, end):
             continue  # claimed all the same: nothing inside a broken function is elided
-        out.append((start, end, spec.elision))
+        text = elision_text(spec, data, body)
+        if text is not None:
+            out.append((start, end, text))
     return out
+
+
+def definition_heads(spec: LanguageSpec, data: bytes, body) -> list[bytes]:
+    """The heads (``def name(args)``, ``class C(Base)``, ``function f(a,b)``) of the named
+    definitions inside ``body``, whitespace collapsed, each cut at MAX_HEAD_BYTES."""
+    query = _query(spec.name, "definitions", spec.definitions, "[{alternatives}] @d") if spec.definitions else None
+    heads: list[bytes] = []
+    for node in _captured(query, body):
+        if node.start_byte < body.start_byte or node.end_byte > body.end_byte:
+            continue
+        if node.type in ("function", "function_expression") and node.child_by_field_name("name") is None:
+            continue  # an anonymous function expression names nothing
+        inner = node.child_by_field_name("body")
+        stop = inner.start_byte if inner is not None and inner.start_byte > node.start_byte else node.end_byte
+        nl = data.find(b"\n", node.start_byte, stop)
+        if inner is None and nl >= 0:
+            stop = nl
+        head = b" ".join(data[node.start_byte : stop].split()).rstrip(b":{ ")
+        if node.type == "class" and node.child_by_field_name("name") is None:
+            head = _bound_name(data, node) + head  # ``var Gt = class extends X``: name the binding
+            if head == b"class":
+                continue
+        if len(head) > MAX_HEAD_BYTES:
+            head = head[:MAX_HEAD_BYTES].rstrip() + b"..."
+        if head:
+            heads.append(head)
+    return heads
+
+
+def _bound_name(data: bytes, node) -> bytes:
+    """``name = `` when an anonymous class expression is assigned to a name, else empty."""
+    parent = node.parent
+    if parent is None or parent.type not in ("variable_declarator", "assignment_expression"):
+        return b""
+    target = parent.child_by_field_name("name") or parent.child_by_field_name("left")
+    if target is None or target.end_byte - target.start_byte > MAX_HEAD_BYTES:
+        return b""
+    return data[target.start_byte : target.end_byte] + b" = "
+
+
+def elision_text(spec: LanguageSpec, data: bytes, body) -> bytes | None:
+    """The elision for ``body``: the language's plain marker, or, when the body holds nested
+    definitions, the marker naming their heads (so ``def helper`` inside an elided function
+    stays visible). None when the body should stay: its heads would cost as much as the body,
+    or they cannot sit in a comment there."""
+    heads = definition_heads(spec, data, body)
+    if not heads:
+        return spec.elision
+    listing = b"caveman: body elided; defines: " + b"; ".join(heads)
+    if spec.elision == BRACE_ELISION:
+        if b"*/" in listing:
+            return None
+        text = b"{ /* " + listing + b" */ }"
+    elif spec.elision == PY_ELISION:
+        if not _ends_its_line(data, body.end_byte):
+            return None
+        text = b"...  # " + listing
+    else:
+        text = b"# " + listing
+    if b"\n" in text or b"\r" in text or len(text) >= body.end_byte - body.start_byte:
+        return None
+    return text
 
 
 def comment_replacements(spec: LanguageSpec, data: bytes, root) -> list[Replacement]:

@@ -30,6 +30,7 @@ _JS_FUNCTIONS = (
     "arrow_function",
 )
 _JS_BODIES = ("statement_block", "try_statement")
+_JS_DEFINITIONS = ("function_declaration", "generator_function_declaration", "class_declaration", "class", "function_expression", "function")
 
 
 @dataclass(frozen=True)
@@ -42,14 +43,22 @@ class LanguageSpec:
     elision: bytes
     # True when the elision text is a line comment: it may only replace a body that ends its line.
     elision_needs_line_end: bool = False
+    # Named definitions whose heads an elided body lists (nested functions, local classes).
+    definitions: tuple[str, ...] = ()
 
 
 LANGUAGES: dict[str, LanguageSpec] = {
     spec.name: spec
     for spec in (
         LanguageSpec("go", "tree_sitter_go", "language", ("function_declaration", "method_declaration", "func_literal"), ("block",), BRACE_ELISION),
-        LanguageSpec("python", "tree_sitter_python", "language", ("function_definition",), ("block", "try_statement"), PY_ELISION),
-        LanguageSpec("rust", "tree_sitter_rust", "language", ("function_item",), ("block",), BRACE_ELISION),
+        LanguageSpec(
+            "python", "tree_sitter_python", "language", ("function_definition",), ("block", "try_statement"), PY_ELISION,
+            definitions=("function_definition", "class_definition"),
+        ),
+        LanguageSpec(
+            "rust", "tree_sitter_rust", "language", ("function_item",), ("block",), BRACE_ELISION,
+            definitions=("function_item", "struct_item", "enum_item", "trait_item"),
+        ),
         LanguageSpec(
             "java",
             "tree_sitter_java",
@@ -57,13 +66,15 @@ LANGUAGES: dict[str, LanguageSpec] = {
             ("method_declaration", "constructor_declaration"),
             ("block", "constructor_body", "try_statement"),
             BRACE_ELISION,
+            definitions=("class_declaration", "interface_declaration", "method_declaration"),
         ),
         LanguageSpec("cpp", "tree_sitter_cpp", "language", ("function_definition",), ("compound_statement", "try_statement"), BRACE_ELISION),
         LanguageSpec("c", "tree_sitter_c", "language", ("function_definition",), ("compound_statement",), BRACE_ELISION),
-        LanguageSpec("typescript", "tree_sitter_typescript", "language_typescript", _JS_FUNCTIONS, _JS_BODIES, BRACE_ELISION),
-        LanguageSpec("tsx", "tree_sitter_typescript", "language_tsx", _JS_FUNCTIONS, _JS_BODIES, BRACE_ELISION),
-        LanguageSpec("javascript", "tree_sitter_javascript", "language", _JS_FUNCTIONS, _JS_BODIES, BRACE_ELISION),
-        LanguageSpec("ruby", "tree_sitter_ruby", "language", ("method", "singleton_method"), ("body_statement",), RUBY_ELISION, True),
+        LanguageSpec("typescript", "tree_sitter_typescript", "language_typescript", _JS_FUNCTIONS, _JS_BODIES, BRACE_ELISION, definitions=_JS_DEFINITIONS),
+        LanguageSpec("tsx", "tree_sitter_typescript", "language_tsx", _JS_FUNCTIONS, _JS_BODIES, BRACE_ELISION, definitions=_JS_DEFINITIONS),
+        LanguageSpec("javascript", "tree_sitter_javascript", "language", _JS_FUNCTIONS, _JS_BODIES, BRACE_ELISION, definitions=_JS_DEFINITIONS),
+        LanguageSpec("ruby", "tree_sitter_ruby", "language", ("method", "singleton_method"), ("body_statement",), RUBY_ELISION, True,
+                     ("method", "singleton_method", "class", "module")),
     )
 }
 
