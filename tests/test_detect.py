@@ -302,3 +302,98 @@ def test_cli_detect_prints_the_kind_for_a_real_apt_log(run_cli):
     got = run_cli("cavemem", "detect", input=(DATA / "apt_term.log").read_bytes())
     assert got.rc == 0, got
     assert b"log" in got.stdout and b"terminal" not in got.stdout
+
+
+# -- classes the corpus's tune split showed (issue 9): each a shape, not a file ------------------
+
+MD_DOC = (
+    "# Buffer\n\nThe `Buffer` class is a subclass of `Uint8Array`. A `Buffer` is a fixed-length\n"
+    "sequence of bytes; the `function` passed to `buf.forEach()` is called for each one.\n\n"
+    "## Static method: `Buffer.from(array)`\n\nReturns a new buffer; the public API is stable.\n\n"
+    "```js\nimport { Buffer } from 'node:buffer';\nconst buf = Buffer.from([0x62, 0x75]);\n"
+    "export function f(x) {\n  return x;\n}\nclass A { static b() { return 1; } }\n```\n\n"
+    "## Class: `Blob`\n\nA [`Blob`][] holds immutable raw data; `blob.text()` returns a promise.\n"
+)
+
+
+def test_markdown_quoting_code_is_text():
+    """Fenced blocks and inline spans are quoted code: the document around them is prose."""
+    assert detect(MD_DOC.encode()) == "text"
+    # a module whose unquoted text still opens lines on declarations stays code
+    module = "import os\nimport re\nfrom x import y\n\n# `os` helpers\n\ndef f():\n    return os.sep\n" * 2
+    assert detect(("# Title\n\n## Part\n\n" + module).encode()) == "code"
+
+
+def test_braces_inside_words_do_not_make_prose_code():
+    entry = (
+        "pkg (1.{n}-1) unstable; urgency=medium\n\n  * d/t/{{control,tests}}: run the module tests (Closes: #10{n})\n"
+        "  * Export BUILD_{{C,LD}}FLAGS in debian/rules; the package is static_linked.\n"
+        "    Return to the default function_names.\n\n -- Maint Ainer <m@example.org>  Tue, 22 Nov 2022 17:48:33 +0100\n\n"
+    )
+    assert detect("".join(entry.format(n=n) for n in range(8)).encode()) == "text"
+
+
+def test_commented_schema_cfg_is_config_not_code():
+    head = "".join(f"# line {i}: static const fields (default=None) and class names\n" for i in range(6))
+    body = "".join(f"# Node{i} holds a child*\nNode{i}: [name, child*, items**=[], flags]\n\n" for i in range(10))
+    assert detect((head + body).encode()) == "config"
+
+
+def test_ini_with_empty_values_and_one_section_is_config():
+    ini = "# settings for the fetcher\n\n[DEFAULT]\n\n" + "".join(
+        f"# what KEY_{i} does\nKEY_{i} = {i if i % 3 else ''}\n\n" for i in range(10)
+    )
+    assert detect(ini.encode()) == "config"
+
+
+def test_comment_only_conf_with_commented_out_lines_is_config():
+    conf = "".join(f"# The instance parent directories must exist ({i}); see the README.\n" for i in range(14))
+    conf += "#/tmp     /tmp-inst/       level      root,adm\n#$HOME    $HOME/$USER.inst/     level\n"
+    assert detect(conf.encode()) == "config"
+    prose = "".join(f"# Heading {i}\n\nSome prose about part {i} of the guide, in sentences.\n\n" for i in range(8))
+    assert detect(prose.encode()) == "text"
+
+
+def test_rfc822_record_is_text_but_commented_stanzas_stay_config():
+    record = "".join(f"Field-Name{i}: value {i}, other (>= 1.{i})\n" for i in range(20))
+    record += "Tag: devel::lang:python, devel::library,\n implemented-in::c, role::program\n"
+    assert detect(record.encode()) == "text"
+    assert detect((DATA / "debconf.conf").read_bytes()) == "config"
+
+
+def test_yaml_with_block_scalars_in_lists_is_config():
+    doc = "".join(
+        f"- package: p{i}\n  version: 1.{i}\n  commit: {i:040x}\n  notes:\n    - |\n"
+        f"      Convert JS `for` loops to `while` loops; this is the main difference,\n"
+        f"      because in python you cannot write `for {{i=1;i<x;i++}} {{}}`.\n    - Rename built-ins\n"
+        for i in range(3)
+    )
+    assert detect(doc.encode()) == "config"
+
+
+def test_node_test_report_and_tap_are_logs():
+    fail = (
+        "\u2716 case {n} (11.02ms)\n  AssertionError [ERR_ASSERTION]: Expected values to be strictly deep-equal:\n"
+        "  + actual - expected\n\n    {{\n      a: {n},\n      b: [\n        1,\n  +     3\n  -     0\n      ]\n    }}\n"
+        "      at TestContext.<anonymous> (/tmp/t/t0.test.js:5:33)\n      at Test.runInAsyncScope (node:async_hooks:206:9)\n"
+        "      at Test.run (node:internal/test_runner/test:796:25)\n      at Test.postRun (node:internal/test_runner/test:889:19)\n"
+        "      at async Test.processPendingSubtests (node:internal/test_runner/test:526:7) {{\n"
+        "    generatedMessage: true,\n    code: 'ERR_ASSERTION',\n    actual: {{ a: {n}, b: [ 1, 3 ] }},\n"
+        "    expected: {{ a: {n}, b: [ 1, 0 ] }},\n    operator: 'deepStrictEqual'\n  }}\n\n"
+    )
+    report = "\u2714 case 0 (1.8ms)\n\u2714 case 1 (0.2ms)\n" + "".join(fail.format(n=n) for n in range(6))
+    assert detect(report.encode()) == "log"
+    tap = "TAP version 13\n" + "".join(f"ok {n} - case {n}\n  ---\n  duration_ms: 0.{n}\n  ...\n" for n in range(1, 9))
+    assert detect(tap.encode()) == "log"
+
+
+def test_path_listings_are_logs_but_dep5_file_lists_are_not():
+    head = "Name: rich\nVersion: 15.0.0\nSummary: Render rich text\nLocation: /x/site-packages\nFiles:\n"
+    listing = head + "".join(f"  rich/mod{i}.py\n  rich/__pycache__/mod{i}.cpython-311.pyc\n" for i in range(20))
+    assert detect(listing.encode()) == "log"
+    dep5 = "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n\n" + "".join(
+        f"Files:\n libs/part{i}/*\n libs/part{i}/include/boost/part{i}.hpp\n libs/part{i}/src/part{i}.cpp\n"
+        f"Copyright:\n 20{i:02d} Some Author\nLicense: BSL-1.0\n\n"
+        for i in range(12)
+    )
+    assert detect(dep5.encode()) == "text"

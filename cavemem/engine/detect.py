@@ -32,6 +32,12 @@ _KEYWORDS = re.compile(
     rb"|struct|interface|namespace|module|fn|impl|trait|export|async|await)\b"
 )
 _SYMBOLS = re.compile(rb"=>|::|->|\)\{|\) \{|;\n|\A[\t\n\f\r ]*(?:#include|from [^\n]*import )")
+# Markdown fenced blocks and inline code spans
+_MD_CODE = re.compile(rb"^[\t ]*```[^\n]*\n(?:.*\n)*?[\t ]*```[\t ]*$|`[^`\n]+`", re.M)
+_MD_HEADING = re.compile(rb"(?:\A|\n\n)#{1,6} \S")
+# a block opened at the end of a line (``if (x) {``, ``struct s {``); prose writes braces inside
+# words (``d/t/{control,tests}``)
+_OPEN_BRACE_LINE = re.compile(rb"[^\s{]\s*\{[\t ]*\r?$", re.M)
 _CODE_SYMBOLS = re.compile(rb"[(){}\[\];=_<>&|]")
 # lines that open on a declaration or import: a data-heavy module (a codec's mapping table)
 # is code even when its symbols are sparse
@@ -52,8 +58,15 @@ _LOG_LINE = re.compile(
     rb"|(?-i:^(?:\[pid +\d+\] )?[a-z_0-9]+\(.*\) += (?:-?\d|0x|\?))"
     # build / package-manager progress: a line that opens on a verb in -ing (``Collecting``,
     # ``Setting up``, ``Unpacking``, ``  running build_py``, ``Compiling``)
+    # path listings (``find``, ``pip show -f``, ``dpkg -L``): a line that is one relative or absolute
+    # path (not a one-space RFC 822 continuation line: a DEP-5 copyright file's ``Files:`` values)
+    rb"|^(?! \S)[\t ]*(?:\.{1,2}/|/)?[\w@+.,-]+(?:/[\w@+.,-]+)+/?[\t ]*\r?$"
     rb"|^[\t ]*(?!(?:during|nothing|something|anything|everything|string|spring|bring|thing|king"
     rb"|ring|sing|morning|evening|being|having)\b)[A-Za-z][a-z]{2,}ing\b"
+)
+# a test runner's pass/fail mark opening a line: \u2714 \u2716 \u2713 \u2717 \u2715 \u00d7, or TAP's ``ok 3`` / ``not ok 4``
+_RUNNER_MARK = re.compile(
+    rb"^[\t ]*(?:\xe2\x9c[\x93\x94\x95\x96\x97]|\xc3\x97|(?:not )?ok \d+\b)", re.M
 )
 # a search hit or a compiler diagnostic: ``path:line:`` with a path-like head (not a timestamp)
 _HIT_LINE = re.compile(rb"(?!\d{4}-\d\d-\d\d[ T]\d|\d\d:\d\d)[./~A-Za-z0-9_-][^:\s]{0,240}:\d+(?::\d+)?[:-]")
@@ -168,10 +181,16 @@ def _looks_tabular(data: bytes) -> bool:
 
 
 def is_code(data: bytes, trimmed: bytes) -> bool:
-    if is_log(data):
+    if is_log(data) or _looks_config(data):  # the strict config reader is surer than these votes
         return False
     if trimmed.startswith(b"#!"):
         return True
+    if b"`" in data and len(_MD_HEADING.findall(data, 0, 1 << 16)) >= 2:
+        # a Markdown document quotes code in fences and inline spans: it is code only when
+        # what it says around them still opens lines on declarations and imports
+        prose = _MD_CODE.sub(b"", data)
+        if len(prose) < len(data) and len(_CODE_HEADS.findall(prose, 0, 1 << 16)) < 3:
+            return False
     matches = 0
     for _ in _KEYWORDS.finditer(data):
         matches += 1
@@ -183,9 +202,8 @@ def is_code(data: bytes, trimmed: bytes) -> bool:
         return False  # prose that names keywords: licences, man pages, changelogs
     return (
         _SYMBOLS.search(data) is not None
-        or b"{" in data
+        or _OPEN_BRACE_LINE.search(data) is not None
         or (b"def " in data and b":" in data)
-        or b"\n    " in data
     )
 
 
@@ -198,7 +216,18 @@ def _symbol_dense(data: bytes) -> bool:
 
 
 def is_log(data: bytes) -> bool:
-    return _lines_vote(data, _LOG_LINE.search, min_lines=4, min_hits=3, share_den=2)
+    return _lines_vote(data, _LOG_LINE.search, min_lines=4, min_hits=3, share_den=2) or _test_report(data)
+
+
+def _test_report(data: bytes) -> bool:
+    """Test-runner output (node --test, jest, mocha, TAP): pass/fail marks open at least three
+    lines, and with the failures' frames and diagnostics they make a fifth of the lines; the
+    rest is the assertion diffs and object dumps runners print between them."""
+    if len(_RUNNER_MARK.findall(data, 0, 1 << 20)) < 3:
+        return False
+    lines = data.split(b"\n")
+    hits = sum(1 for line in lines if _RUNNER_MARK.match(line) or _LOG_LINE.search(line))
+    return hits * 5 >= len(lines)
 
 
 def is_search_result(data: bytes) -> bool:

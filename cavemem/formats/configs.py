@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from ..gocompat import trim_space, utf8_text
 from . import remember_last_answer
 
-_BLOCK_SCALAR = re.compile(r":[ \t]*[|>][0-9+-]?[ \t]*(#.*)?$")
+_BLOCK_SCALAR = re.compile(r"(?::|^-|[ \t]-)[ \t]*[|>][0-9+-]?[ \t]*(#.*)?$")
 # A TOML/INI section header: ``[name]`` or a TOML array-of-tables ``[[name]]``, optional trailing
 # comment. Group "name" is the header's name. Shared by detection and the config compressor.
 SECTION_HEADER = re.compile(
@@ -18,11 +18,17 @@ SECTION_HEADER = re.compile(
     re.A,
 )
 _SECTION = SECTION_HEADER
-_ASSIGN = re.compile(r"[A-Za-z0-9_.-]+[ \t]*=[ \t]*\S.*")
+# ``key = value``; an empty value (``COOKIE =``) is still a setting
+_ASSIGN = re.compile(r"[A-Za-z0-9_.-]+[ \t]*=(?:[ \t]*\S.*|[ \t]*)")
 _YAML_KEY = re.compile(r"(- )?[A-Za-z0-9_.-]+[ \t]*:.*")
 # a commented-out setting (``#DSHELL=/bin/bash``, ``# port = 8080``, ``;[section]``)
 _COMMENTED_SETTING = re.compile(r"[#;]+[ \t]*(?:[A-Za-z0-9_.-]+[ \t]*=[ \t]*\S.*|\[[^\]\n]+\][ \t]*)")
 _FLAT_FIELD = re.compile(r"[A-Za-z][A-Za-z0-9_-]*:[ \t]+\S.*")
+# an RFC 822 field with its value (``Installed-Size: 81``, ``Content-Type: text/html``)
+_RFC822_FIELD = re.compile(r"[A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*:[ \t]+\S.*")
+# a line commented out by a ``#`` written straight before it (``#/tmp  /tmp-inst/  level``);
+# prose comments put a space after the ``#``
+_COMMENTED_LINE = re.compile(r"#[^\s#!].*")
 
 
 @dataclass
@@ -41,18 +47,28 @@ def classify(data: bytes) -> ConfigShape | None:
     text = utf8_text(data)
     if text is None or not trim_space(text):
         return None
-    keys = assigns = sections = prose = commented = flat = 0
+    keys = assigns = sections = prose = commented = flat = comments = 0
     block_scalar = False
+    rfc822 = True  # every top-level line an RFC 822 field so far
+    scalar_indent = -1  # inside a YAML block scalar opened at this indentation
     for raw in text.split("\n"):
         line = trim_space(raw)
+        if scalar_indent >= 0:
+            if not line or len(raw) - len(raw.lstrip(" ")) > scalar_indent:
+                continue  # the block scalar's text is a value, not prose
+            scalar_indent = -1
         if not line or line[0] in "#;":
-            if line and _COMMENTED_SETTING.fullmatch(line):
-                commented += 1
+            if line:
+                comments += 1
+                commented += bool(_COMMENTED_SETTING.fullmatch(line) or _COMMENTED_LINE.fullmatch(line))
             continue
         if _FLAT_FIELD.fullmatch(raw):
             flat += 1
         if _BLOCK_SCALAR.search(line):
             block_scalar = True
+            scalar_indent = len(raw) - len(raw.lstrip(" "))
+        if rfc822 and raw[:1] not in (" ", "\t") and not _RFC822_FIELD.fullmatch(raw):
+            rfc822 = False
         if _SECTION.fullmatch(line):
             sections += 1
         elif _ASSIGN.fullmatch(line):
@@ -65,11 +81,15 @@ def classify(data: bytes) -> ConfigShape | None:
             prose += 1
     significant = keys + assigns + sections + prose
     if significant == 0 or (significant <= 2 and prose == 0):
-        # a shipped default file: every setting commented out (``/etc/adduser.conf``)
-        return ConfigShape("ini", keys, assigns, sections, prose) if commented >= 6 else None
+        # a shipped default file: every setting commented out (``/etc/adduser.conf``), or
+        # comments around a few commented-out lines (``/etc/security/namespace.conf``)
+        ok = commented >= 6 or (significant == 0 and commented >= 1 and comments >= 12)
+        return ConfigShape("ini", keys, assigns, sections, prose) if ok else None
     if sections >= 2 and assigns >= 4 and prose == 0 and '"""' not in text and "'''" not in text:
         return ConfigShape("ini", keys, assigns, sections, prose)
-    if keys >= 6 and keys * 2 >= significant and prose * 4 <= significant and not block_scalar:
+    if rfc822 and comments == 0:
+        return None  # an RFC 822 record (``apt-cache show``, mail or HTTP headers): a message, not settings
+    if keys >= 6 and keys * 2 >= significant and prose * 4 <= significant:
         if _yaml_parses(text):
             return ConfigShape("yaml", keys, assigns, sections, prose)
     if prose == 0 and '"""' not in text and "'''" not in text:
@@ -77,8 +97,10 @@ def classify(data: bytes) -> ConfigShape | None:
         # stanzas that are not YAML (debconf, RFC 822 control files repeat their field names)
         if assigns >= 8 and keys == 0:
             return ConfigShape("ini", keys, assigns, sections, prose)
-        if flat >= 8 and flat == keys and sections == 0 and assigns == 0 and not block_scalar and _stanzas(text):
-            return ConfigShape("ini", keys, assigns, sections, prose)
+        if flat >= 8 and flat == keys and sections == 0 and assigns == 0 and not block_scalar:
+            # a commented file of distinct top-level fields (``Name: [a, b*]`` schema files)
+            if _stanzas(text) or (comments * 2 >= flat and _distinct_top_level(text)):
+                return ConfigShape("ini", keys, assigns, sections, prose)
     return None
 
 
@@ -100,6 +122,12 @@ def _stanzas(text: str) -> bool:
         blocks[-1].add(name)
     blocks = [b for b in blocks if b]
     return len(blocks) >= 2 and len(set.union(*blocks)) < sum(len(b) for b in blocks)
+
+
+def _distinct_top_level(text: str) -> bool:
+    """Every ``Field:`` line starts at the margin and names a field no other line names."""
+    names = [line.split(":", 1)[0] for line in text.split("\n") if line[:1] not in ("", " ", "\t", "#", ";")]
+    return len(names) == len(set(names))
 
 
 def _yaml_parses(text: str) -> bool:
