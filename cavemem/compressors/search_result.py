@@ -26,6 +26,7 @@ from .base import QueryCompressor
 from .lineends import cr_suffix, emit_with_markers, join_lines, splice_dropped, utf8_lines
 from .redundancy import keep_non_redundant
 from .relevance import RELEVANCE_THRESHOLD, SEARCH_RESULT_LIMIT
+from .search_fold import fold
 
 KEEP_HEAD = 8
 KEEP_TAIL = 4
@@ -64,11 +65,38 @@ class SearchResultCompressor(QueryCompressor):
         if query and 2 * len(out) > n:
             # the spec's rules keep most hits: bound what each file may show (see module note)
             bounded = _per_file_bounded(lines, scores, cr)
-            if bounded is not None and len(bounded) < len(out):
-                out = bounded
+            if bounded is not None and len(bounded[0]) < len(out):
+                out, keep = bounded
+        out = _fold_when_better(text, lines, keep, out, cr)
         if len(out) == n:
             return None
         return join_lines(out, trailing).encode("utf-8")
+
+
+def _fold_when_better(text: str, lines: list[str], keep: list[bool], out: list[str], cr: str) -> list[str]:
+    """The view of :mod:`.search_fold` (every hit location visible) instead of ``out`` when
+    ``out`` hides a hit's ``path:line`` and the view saves a quarter of the input or half of what
+    ``out`` saves, or when ``out`` hides no hit and the view is shorter. Otherwise ``out`` (the
+    reference's form: short hits, each in its own file, leave little to fold)."""
+    hits = [_HIT.match(line) for line in lines]
+    folded = fold(lines, keep, hits, cr, marker)
+    if folded is None:
+        return out
+    size = len(text) + 1
+    folded_size = _size(folded)
+    if _locations(map(_HIT.match, out)) < _locations(hits):
+        # showing every hit may cost some of the reference's saving, but not more than half
+        pays = 4 * folded_size <= 3 * size or 2 * (size - folded_size) >= size - _size(out)
+        return folded if pays else out
+    return folded if folded_size < _size(out) else out
+
+
+def _locations(matches) -> set[tuple[str, str]]:
+    return {(m.group(1), m.group(2)) for m in matches if m is not None}
+
+
+def _size(lines: list[str]) -> int:
+    return sum(map(len, lines)) + len(lines)
 
 
 def _spec_keeps(lines: list[str], scores: list[float] | None, keyword_force: bool, blocked: list[bool] | None = None) -> list[bool]:
@@ -104,7 +132,7 @@ def _keep_query_hits(keep: list[bool], scores: list[float]) -> None:
         keep[i] = True
 
 
-def _per_file_bounded(lines: list[str], scores: list[float], cr: str) -> list[str] | None:
+def _per_file_bounded(lines: list[str], scores: list[float], cr: str) -> tuple[list[str], list[bool]] | None:
     """Numerous hits with a query: each file shows its first PER_FILE_HITS hits plus the hits the
     query (or, unless nearly every line has one, an alarm keyword) asks for; the rest of its hits
     become a marker naming the file and line range. None when no file has surplus hits."""
@@ -123,7 +151,7 @@ def _per_file_bounded(lines: list[str], scores: list[float], cr: str) -> list[st
     # a keyword on most lines is what was searched for, not an alarm
     saturated = 2 * sum(1 for line in lines if _IMPORTANT.search(line)) > n
     keep = _spec_keeps(lines, scores, keyword_force=not saturated, blocked=blocked)
-    return splice_dropped(lines, keep, lambda i, j: _run_output(lines, hits, i, j, cr))
+    return splice_dropped(lines, keep, lambda i, j: _run_output(lines, hits, i, j, cr)), keep
 
 
 def _run_output(lines: list[str], hits: list, i: int, j: int, cr: str) -> list[str]:
