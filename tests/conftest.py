@@ -41,7 +41,17 @@ def cave_home(tmp_path, monkeypatch, token_cache_dir) -> Path:
     monkeypatch.setenv("CAVEMAN_CACHE_DIR", str(token_cache_dir))
     for var in ("CAVEMAN_CCR_DB", "CAVEMAN_CCR_MAX_BYTES", "CAVEMAN_MEM_DB", "CAVE_ENGINE_TOON"):
         monkeypatch.delenv(var, raising=False)
+    # Semantic recall is on by default for users; most tests pin the lexical ranking (and would
+    # each load the model), so it is off here unless a test takes the `semantic_default` fixture
+    # (tests/test_embed_*.py, the README example in tests/test_embed_default.py).
+    monkeypatch.setenv("CAVEMAN_EMBED", "0")
     return home
+
+
+@pytest.fixture
+def semantic_default(monkeypatch) -> None:
+    """The environment of a plain install: CAVEMAN_EMBED unset, so semantic recall is on."""
+    monkeypatch.delenv("CAVEMAN_EMBED", raising=False)
 
 
 def cli_argv(name: str = "cavemem") -> list[str]:
@@ -195,3 +205,19 @@ def db_backend(request, monkeypatch, pg_base_url):
         pgconn.close_all()
         with psycopg.connect(base, autocommit=True) as conn:
             conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "sqlite_only: SQLite file behaviour (paths, locks, damaged files); "
+                            "db_backend does not run it on PostgreSQL")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Drop the postgres run of tests marked ``sqlite_only`` (deselected, not skipped)."""
+    keep, drop = [], []
+    for item in items:
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        (drop if params.get("db_backend") == "postgres" and item.get_closest_marker("sqlite_only") else keep).append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep

@@ -69,8 +69,8 @@ def test_truncation_at_256_tokens(model):
     a = model.embed_one(head + " completely different ending about volcanoes")
     b = model.embed_one(head + " another tail on the subject of pastry")
     assert np.allclose(a, b, atol=1e-6)  # both tails fall beyond the window
-    enc = model._tokenizer.encode(head)
-    assert len(enc.ids) == MAX_TOKENS
+    enc = model._tokenizer.encode(head, MAX_TOKENS)
+    assert len(enc) == MAX_TOKENS and enc[0] == 101 and enc[-1] == 102  # [CLS] … [SEP]
 
 
 def test_bad_input_never_crashes(model):
@@ -110,7 +110,7 @@ def test_missing_extra_is_reported_with_the_install_hint(monkeypatch):
     assert not embed.installed()
     with pytest.raises(embed.EmbedUnavailable) as err:
         Embedder().load()
-    assert "onnxruntime" in err.value.message and "cavemem[embed]" in err.value.message
+    assert "onnxruntime" in err.value.message and "pip install --force-reinstall cavemem" in err.value.message
     rep = embed.status(None)
     assert rep["installed"] is False and rep["missing"] == ["onnxruntime"] and rep["install"] == embed.INSTALL_HINT
 
@@ -118,11 +118,12 @@ def test_missing_extra_is_reported_with_the_install_hint(monkeypatch):
 def test_switches(tmp_path, monkeypatch):
     db = str(tmp_path / "mem.db")
     monkeypatch.delenv(embed.ENV_SWITCH, raising=False)
-    assert not embed.switched_on(db) and not embed.enabled_for(db)
-    side = Path(embed.sidecar_dir(db))
-    side.mkdir()
-    (side / "manifest.json").write_text("{}")
-    assert embed.switched_on(db) and embed.enabled_for(db)
+    assert embed.switched_on(db) and embed.enabled_for(db)  # on by default, before any sidecar exists
+    assert not embed.switched_on(":memory:") and not embed.switched_on(None)
+    embed.set_disabled(db, True)
+    assert not embed.switched_on(db) and embed.status(db)["enabled"] is False
+    embed.set_disabled(db, False)
+    assert embed.switched_on(db) and not Path(embed.disabled_marker(db)).exists()
     monkeypatch.setenv(embed.ENV_SWITCH, "0")
     assert not embed.enabled_for(db)
     monkeypatch.setenv(embed.ENV_SWITCH, "1")

@@ -24,6 +24,11 @@ FACTS = [
 ]
 
 
+@pytest.fixture(autouse=True)
+def _plain_install(semantic_default):
+    """These tests run as a plain install does: CAVEMAN_EMBED unset."""
+
+
 @pytest.fixture
 def mem(cave_home, tmp_path):
     m = Memory(str(cave_home / "mem.db"), cwd=str(tmp_path), scorers=())
@@ -42,11 +47,15 @@ def enabled(mem) -> Memory:
     return Memory(mem.store.path, cwd=mem.cwd)
 
 
-def test_default_memory_uses_the_scorer_only_when_switched_on(mem):
+def test_default_memory_uses_the_scorer_unless_switched_off(mem, monkeypatch):
+    assert [s.name for s in Memory(mem.store.path, cwd=mem.cwd).scorers] == ["semantic"]
+    embed.set_disabled(mem.store.path, True)  # what `cavemem embed disable` does
     assert Memory(mem.store.path, cwd=mem.cwd).scorers == []
-    on = enabled(mem)
-    assert [s.name for s in on.scorers] == ["semantic"]
-    assert os.path.isdir(embed.sidecar_dir(mem.store.path))
+    embed.set_disabled(mem.store.path, False)
+    assert [s.name for s in Memory(mem.store.path, cwd=mem.cwd).scorers] == ["semantic"]
+    monkeypatch.setenv(embed.ENV_SWITCH, "0")
+    assert Memory(mem.store.path, cwd=mem.cwd).scorers == []
+    assert Memory(":memory:").scorers == []  # a throwaway store has no sidecar
 
 
 def test_meaning_finds_what_words_miss(mem):
@@ -128,7 +137,7 @@ def test_forced_on_without_the_extra_is_a_clear_error(mem, monkeypatch):
     m.remember("a memory stored while the extra is missing")
     with pytest.raises(embed.EmbedUnavailable) as err:  # …but a recall that was asked to use meaning says why not
         m.recall("deploy key")
-    assert "cavemem[embed]" in err.value.message
+    assert "pip install --force-reinstall cavemem" in err.value.message
 
 
 def test_sidecar_without_the_extra_falls_back_to_lexical(mem, monkeypatch):
@@ -140,7 +149,7 @@ def test_sidecar_without_the_extra_falls_back_to_lexical(mem, monkeypatch):
     # forgetting drops the (now unusable) derived index rather than leaving vectors behind
     victim = m.recall("deploy key vault")["hits"][0]["id"]
     assert "semantic index dropped" in m.forget(victim)["vectors_deleted"]
-    assert not os.path.exists(embed.sidecar_dir(mem.store.path))
+    assert os.listdir(embed.sidecar_dir(mem.store.path)) == []
 
 
 def test_tuning_from_the_environment(monkeypatch):
@@ -169,8 +178,9 @@ def test_fusion_weight_is_configurable(mem, monkeypatch):
 def test_embed_command(run_cli, cave_home):
     assert run_cli("cavemem", "remember", FACTS[0]).rc == 0
     status = json.loads(run_cli("cavemem", "embed", "status", "--json").stdout)
-    assert status["installed"] and not status["enabled"] and status["memories"] == 1
-    r = run_cli("cavemem", "embed", "enable", "--json")
+    assert status["installed"] and status["enabled"] and status["memories"] == 1 and status["vectors"] == 0
+    assert "vectors: 0 of 1 memory versions (the rest are embedded by the next recall" in run_cli("cavemem", "embed").stdout.decode()
+    r = run_cli("cavemem", "embed", "sync", "--json")
     assert r.rc == 0, r.stderr
     assert json.loads(r.stdout)["vectors"] == 1
     assert run_cli("cavemem", "remember", FACTS[1]).rc == 0
@@ -179,9 +189,14 @@ def test_embed_command(run_cli, cave_home):
     hits = json.loads(run_cli("cavemem", "recall", "who recently got a rescue dog?", "--json").stdout)["hits"]
     assert hits and hits[0]["text"] == FACTS[0]
     human = run_cli("cavemem", "embed").stdout.decode()
-    assert "semantic recall: ON" in human and "vectors: 2 of 2" in human
+    assert "semantic recall: ON" in human and "vectors: 2 of 2 memory versions\n" in human
     off = run_cli("cavemem", "embed", "disable")
-    assert off.rc == 0 and not os.path.exists(str(cave_home / "mem.db.vectors"))
+    assert off.rc == 0 and os.listdir(str(cave_home / "mem.db.vectors")) == ["disabled"]
+    assert "semantic recall: off" in run_cli("cavemem", "embed").stdout.decode()
+    assert json.loads(run_cli("cavemem", "recall", "who recently got a rescue dog?", "--json").stdout)["hits"] == []
+    on = json.loads(run_cli("cavemem", "embed", "enable", "--json").stdout)
+    assert on["enabled"] and on["added"] == 2 and on["vectors"] == 2
+    assert json.loads(run_cli("cavemem", "embed", "status", "--json").stdout)["enabled"]
     bad = run_cli("cavemem", "embed", "explode")
     assert bad.rc == 2 and bad.report["error"] == "cave_invalid_arguments"
 
@@ -199,28 +214,28 @@ def test_embed_command_without_the_extra_says_how_to_install(run_cli, tmp_path):
     env = {"PYTHONPATH": str(shim)}
     r = run_cli("cavemem", "embed", "enable", env=env)
     assert r.rc == 1
-    assert r.report["error"] == "cave_embed_unavailable" and "pip install 'cavemem[embed]'" in r.report["message"]
+    assert r.report["error"] == "cave_embed_unavailable" and "pip install --force-reinstall cavemem" in r.report["message"]
     status = run_cli("cavemem", "embed", "status", env=env).stdout.decode()
     assert "missing onnxruntime" in status
 
 
-def test_remember_and_recall_stay_light_unless_switched_on(mem, cave_home):
+def test_remember_stays_light_and_recall_loads_the_model_unless_switched_off(mem, cave_home):
     code = (
         "import sys\n"
         "from cavemem.cli.main import run\n"
         "run(['remember', 'hot path memory'])\n"
+        "print('HEAVY:' + ','.join(m for m in ('numpy', 'onnxruntime', 'tokenizers', 'mcp') if m in sys.modules), file=sys.stderr)\n"
         "run(['recall', 'deploy key', '--json'])\n"
         "print('HEAVY:' + ','.join(m for m in ('numpy', 'onnxruntime', 'tokenizers', 'mcp') if m in sys.modules), file=sys.stderr)\n"
     )
     env = dict(os.environ, CAVEMAN_HOME=str(cave_home))
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
-    assert "HEAVY:\n" in proc.stderr, proc.stderr
-    enabled(mem)
-    code_remember = code.replace("run(['recall', 'deploy key', '--json'])\n", "")
-    proc = subprocess.run([sys.executable, "-c", code_remember], capture_output=True, text=True, env=env, timeout=120)
-    assert "HEAVY:\n" in proc.stderr, proc.stderr  # remember never loads the model, even when on
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
-    assert "numpy" in proc.stderr.split("HEAVY:")[-1]  # recall does, when on
+    after_remember, after_recall = [line for line in proc.stderr.splitlines() if line.startswith("HEAVY:")]
+    assert after_remember == "HEAVY:", proc.stderr  # remember never loads the model, though semantic recall is on
+    assert after_recall == "HEAVY:numpy,onnxruntime", proc.stderr  # recall does (no Rust tokenizer)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=dict(env, CAVEMAN_EMBED="0"),
+                          timeout=120)
+    assert [line for line in proc.stderr.splitlines() if line.startswith("HEAVY:")] == ["HEAVY:", "HEAVY:"], proc.stderr
 
 
 def test_scores_are_normalised_per_query_with_an_absolute_height(mem):

@@ -387,7 +387,7 @@ def test_hook_hot_path_imports_nothing_heavy(memory, project):
         assert heavy == set(), (event, sorted(heavy))
 
 
-def test_hooks_with_embeddings_enabled(memory, project, cave_home):
+def test_hooks_with_embeddings_enabled(memory, project, cave_home, semantic_default):
     """Semantic recall in a hook with CAVEMAN_HOOK_EMBED=1 on a store that has it switched on;
     by default hooks stay lexical (no model load, no numpy) even there."""
     from cavemem.embed.scorer import SemanticScorer

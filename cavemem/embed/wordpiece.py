@@ -1,0 +1,141 @@
+"""Pure-Python BERT WordPiece over the shipped ``data/tokenizer.json`` (uncased MiniLM vocabulary).
+
+Why not the Rust ``tokenizers`` package: it costs an import and a wheel for what a recall needs —
+a dozen words of a query. This reproduces the file's pipeline (BertNormalizer with clean_text,
+CJK splitting, accent stripping and lower case; BertPreTokenizer; WordPiece with ``##``
+continuations, ``[UNK]`` for words over 100 characters or with no cut) and the ids equal the
+Rust tokenizer's (``tests/test_embed_wordpiece.py`` compares them on realistic text).
+Parsing the vocabulary is the whole load cost (~30 ms); words are cached per process.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import unicodedata
+from pathlib import Path
+
+TOKENIZER_PATH = Path(__file__).parent / "data" / "tokenizer.json"
+MAX_WORD = 100  # max_input_chars_per_word of the file
+MAX_CHARS = 8192  # characters beyond this cannot reach a 256-token window; cutting keeps huge texts cheap
+CLS, SEP, UNK = "[CLS]", "[SEP]", "[UNK]"
+_DROPPED = ("Cc", "Cf", "Co")  # what clean_text removes (unassigned code points stay, and cut to [UNK])
+
+
+def _is_punct(ch: str) -> bool:
+    cp = ord(ch)
+    if 33 <= cp <= 47 or 58 <= cp <= 64 or 91 <= cp <= 96 or 123 <= cp <= 126:
+        return True
+    return unicodedata.category(ch).startswith("P")
+
+
+def _is_cjk(cp: int) -> bool:
+    return (0x4E00 <= cp <= 0x9FFF or 0x3400 <= cp <= 0x4DBF or 0x20000 <= cp <= 0x2A6DF
+            or 0x2A700 <= cp <= 0x2B73F or 0x2B740 <= cp <= 0x2B81F or 0x2B820 <= cp <= 0x2CEAF
+            or 0xF900 <= cp <= 0xFAFF or 0x2F800 <= cp <= 0x2FA1F)
+
+
+def _is_space(ch: str) -> bool:
+    return ch in " \t\n\r" or unicodedata.category(ch) == "Zs"
+
+
+def basic_words(text: str) -> list[str]:
+    """BertNormalizer + BertPreTokenizer: control characters dropped, CJK and punctuation split
+    off, accents stripped (NFD, marks removed), lower case, split on white space."""
+    text = text[:MAX_CHARS]
+    if text.isascii():  # the common case: no accents, no CJK, one pass of lower()
+        text = text.lower()
+    else:
+        text = unicodedata.normalize("NFD", text)
+    out: list[str] = []
+    cur: list[str] = []
+    for ch in text:
+        if ch.isalnum() and ch.isascii():
+            cur.append(ch)
+            continue
+        cat = unicodedata.category(ch)
+        if ch in "\t\n\r" or (cat not in _DROPPED and ch.isspace()):
+            if cur:
+                out.append("".join(cur))
+                cur = []
+        elif cat in _DROPPED or cat == "Mn" or ch == "\ufffd":
+            continue  # control/format characters and (after NFD) accents vanish without splitting
+        elif _is_punct(ch) or _is_cjk(ord(ch)):
+            if cur:
+                out.append("".join(cur))
+                cur = []
+            out.append(ch)
+        else:
+            cur.append(ch)
+    if cur:
+        out.append("".join(cur))
+    # lower case after accent stripping and char by char (no final-sigma rule), as the Rust normaliser does
+    return out if text.isascii() else ["".join(c.lower() for c in w) for w in out]
+
+
+class WordPiece:
+    """The vocabulary and the greedy longest-match cut. Thread-safe lazy load."""
+
+    def __init__(self, path: Path = TOKENIZER_PATH):
+        self.path = path
+        self._lock = threading.Lock()
+        self._vocab: dict[str, int] | None = None
+        self._cache: dict[str, tuple[int, ...]] = {}
+
+    @property
+    def vocab(self) -> dict[str, int]:
+        if self._vocab is None:
+            with self._lock:
+                if self._vocab is None:
+                    self._vocab = json.loads(self.path.read_text(encoding="utf-8"))["model"]["vocab"]
+        return self._vocab
+
+    def word_ids(self, word: str) -> tuple[int, ...]:
+        """Greedy longest-match WordPiece of one basic word ([UNK] when it cannot be cut)."""
+        got = self._cache.get(word)
+        if got is not None:
+            return got
+        vocab = self.vocab
+        unk = vocab.get(UNK, 100)
+        if len(word) > MAX_WORD:
+            ids: tuple[int, ...] = (unk,)
+        else:
+            out, start = [], 0
+            while start < len(word):
+                end = len(word)
+                while end > start:
+                    tid = vocab.get(word[start:end] if start == 0 else "##" + word[start:end])
+                    if tid is not None:
+                        out.append(tid)
+                        break
+                    end -= 1
+                else:
+                    out = [unk]
+                    break
+                start = end
+            ids = tuple(out)
+        if len(self._cache) < 200_000:
+            self._cache[word] = ids
+        return ids
+
+    def token_ids(self, text: str) -> list[int]:
+        """The ids of ``text`` without special tokens."""
+        ids: list[int] = []
+        for w in basic_words(text):
+            ids.extend(self.word_ids(w))
+        return ids
+
+    def encode(self, text: str, max_tokens: int) -> list[int]:
+        """``[CLS] ids [SEP]`` truncated to ``max_tokens`` (the model's input)."""
+        vocab = self.vocab
+        return [vocab[CLS], *self.token_ids(text)[: max_tokens - 2], vocab[SEP]]
+
+
+_SHARED: WordPiece | None = None
+
+
+def shared_wordpiece() -> WordPiece:
+    global _SHARED
+    if _SHARED is None:
+        _SHARED = WordPiece()
+    return _SHARED
