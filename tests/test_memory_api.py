@@ -11,6 +11,9 @@ import pytest
 from cavemem import Memory
 from cavemem.errors import CaveError
 
+# every test runs on SQLite and on PostgreSQL (conftest.db_backend)
+pytestmark = pytest.mark.usefixtures("db_backend")
+
 
 @pytest.fixture
 def mem(tmp_path):
@@ -45,6 +48,7 @@ def test_public_signatures_match_the_issue():
     assert cavemem.Memory is Memory
 
 
+@pytest.mark.sqlite_only
 def test_default_store_honours_caveman_home(cave_home, tmp_path):
     m = Memory(cwd=str(tmp_path))
     m.remember("the default store lives under CAVEMAN_HOME")

@@ -21,6 +21,9 @@ from cavemem.memory.store import open_memory_store
 
 from conftest import cli_argv
 
+# every test runs on SQLite and on PostgreSQL (conftest.db_backend)
+pytestmark = pytest.mark.usefixtures("db_backend")
+
 
 def _run(args, cwd, input=b"", timeout=120):
     return subprocess.run(cli_argv() + args, input=input, capture_output=True, cwd=cwd, env=dict(os.environ), timeout=timeout)
@@ -77,6 +80,7 @@ def _hold_lock(db: Path, seconds: float) -> subprocess.Popen:
     return p
 
 
+@pytest.mark.sqlite_only
 def test_a_short_lock_is_waited_out(tmp_path, cave_home):
     Memory(cwd=str(tmp_path)).remember("written before the lock")
     holder = _hold_lock(cave_home / "mem.db", 1.0)
@@ -88,6 +92,7 @@ def test_a_short_lock_is_waited_out(tmp_path, cave_home):
     assert Memory(cwd=str(tmp_path)).count() == 2
 
 
+@pytest.mark.sqlite_only
 def test_a_long_lock_fails_clearly_and_reads_still_work(tmp_path, cave_home):
     Memory(cwd=str(tmp_path)).remember("the release train leaves on thursdays")
     holder = _hold_lock(cave_home / "mem.db", 14.0)
@@ -110,6 +115,7 @@ def test_a_long_lock_fails_clearly_and_reads_still_work(tmp_path, cave_home):
     assert _run(["remember", "--global", "after the lock"], tmp_path).returncode == 0
 
 
+@pytest.mark.sqlite_only
 @pytest.mark.parametrize("damage", ["garbage", "truncated"])
 def test_a_damaged_store_gives_a_clear_error_and_is_left_untouched(tmp_path, cave_home, damage):
     db = cave_home / "mem.db"
@@ -139,6 +145,7 @@ def test_a_damaged_store_gives_a_clear_error_and_is_left_untouched(tmp_path, cav
     assert _sha(db) == before
 
 
+@pytest.mark.sqlite_only
 def test_a_newer_schema_is_refused(tmp_path, cave_home):
     Memory(cwd=str(tmp_path)).remember("fine")
     con = sqlite3.connect(cave_home / "mem.db")
@@ -149,6 +156,7 @@ def test_a_newer_schema_is_refused(tmp_path, cave_home):
     assert err.value.code == "cave_store_unavailable" and "newer than this cavemem" in err.value.message
 
 
+@pytest.mark.sqlite_only
 def test_store_files_are_private(tmp_path, cave_home):
     Memory(cwd=str(tmp_path)).remember("private by default")
     for name in ("mem.db", "mem.db-wal"):
@@ -157,6 +165,7 @@ def test_store_files_are_private(tmp_path, cave_home):
             assert stat.S_IMODE(path.stat().st_mode) == 0o600
 
 
+@pytest.mark.sqlite_only
 def test_upgrade_from_an_early_v1_store(tmp_path):
     """A store written before the df table and the scope column opens and works."""
     from cavemem.memory import store as store_mod
@@ -187,8 +196,8 @@ def test_upgrade_from_an_early_v1_store(tmp_path):
     assert [h["id"] for h in m.recall("rotating certificates runbook")["hits"]] == ["mem_x"]
 
 
-def test_history_walks_both_ways_and_refuses_broken_or_cyclic_links(tmp_path):
-    m = Memory(str(tmp_path / "m.db"), cwd=str(tmp_path))
+def test_history_walks_both_ways_and_refuses_broken_or_cyclic_links(tmp_path, db_backend):
+    m = Memory(db_backend or str(tmp_path / "m.db"), cwd=str(tmp_path))
     a = m.remember("the build cache lives in /var/cache/build on every runner")
     b = m.supersede(a.id, "the build cache lives in /srv/cache/build on every runner")
     c = m.supersede(b.id, "the build cache lives in /srv/cache/ci on every runner")

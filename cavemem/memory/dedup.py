@@ -30,7 +30,7 @@ import re
 import sqlite3
 
 from .model import SELECT_ROWS, Filter, MemoryRecord, record_from_row
-from .store import fts_query
+from .store import fts_rows
 
 THRESHOLD = 0.85
 MAX_TEXT_CHARS = 32 * 1024  # longer texts are deduplicated by exact id only
@@ -95,8 +95,7 @@ def find_near_duplicate(conn: sqlite3.Connection, rec: MemoryRecord, terms: list
     if len(rec.text) > MAX_TEXT_CHARS or not terms:
         return None
     probe = sorted(set(terms), key=lambda t: (-len(t), t))[:_PROBE_TERMS]
-    sql, params = fts_query(probe, Filter(projects=(rec.project,)), _CANDIDATES)
-    rows = conn.execute(sql, params).fetchall()
+    rows = fts_rows(conn, probe, Filter(projects=(rec.project,)), _CANDIDATES)
     best: tuple[float, MemoryRecord] | None = None
     for seq, _ in rows:
         row = conn.execute(SELECT_ROWS + " WHERE seq = ?", (seq,)).fetchone()

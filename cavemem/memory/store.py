@@ -202,6 +202,16 @@ def fts_query(terms: Sequence[str], where: "Filter", k: int, *, min_rowid: int =
     return f"SELECT f.rowid, bm25(mem_fts, 1.0, 0.0) AS s {source} WHERE mem_fts MATCH ?{rest} ORDER BY s LIMIT ?", [expr, *params, k]
 
 
+def fts_rows(conn, terms: Sequence[str], where: "Filter", k: int) -> list[tuple[int, float]]:
+    """Top ``k`` (rowid, score) inside a write transaction (dedup); a PostgreSQL connection
+    ranks with the same figures natively."""
+    native = getattr(conn, "fts_candidates", None)
+    if native is not None:
+        return native(terms, where, k)
+    sql, params = fts_query(terms, where, k)
+    return conn.execute(sql, params).fetchall()
+
+
 def mark_superseded(conn: sqlite3.Connection, rec: "MemoryRecord", until: str, successor: str) -> bool:
     """Expire the current version ``rec`` (row and index); False if it was no longer current."""
     cur = conn.execute(
@@ -401,6 +411,18 @@ class MemoryStore:
         # detail=none cannot check adjacency: confirm each hit on the text itself
         return [seq for seq, text in self.read(q, [expr, *params, k * 4]) if needle in text.lower()][:k]
 
+    def session_text_matches(self, terms: Sequence[str], projects, k: int) -> list[tuple]:
+        """Archived messages (capture's ``cap_text``) matching any of ``terms``, best first:
+        ``(session, uuid, body, bm25)`` with FTS5's sign (more negative = better)."""
+        expr = "body : (" + " OR ".join(_quote(t) for t in terms) + ")"
+        sql = ("SELECT t.session, t.uuid, t.body, bm25(cap_text) AS s FROM cap_text AS t JOIN cap_sessions AS c "
+               "ON c.session = t.session WHERE cap_text MATCH ?")
+        params: list = [expr]
+        if projects is not None:
+            sql += f" AND c.project IN ({','.join('?' * len(projects))})"
+            params.extend(projects)
+        return self.read(sql + " ORDER BY s LIMIT ?", [*params, k])
+
     def window_seqs(self, where: "Filter", start_us: int, end_us: int, k: int) -> list[int]:
         """The newest ``k`` memories matching ``where`` with start ≤ ts < end."""
         sql, params = where.sql(prefix=" AND ")
@@ -537,7 +559,13 @@ def bump_corpus(conn: sqlite3.Connection, docs: int, tokens: int) -> None:
 def open_memory_store(path: str | None = None) -> MemoryStore:
     """Open (creating and migrating) the memory store; ``":memory:"`` for a throwaway one."""
     from .. import paths
+    from ..store.backend import server_url
 
+    url = server_url(path, "CAVEMAN_MEM_DB")  # postgresql:// path, or CAVEMAN_DB_URL when no file was named
+    if url is not None:
+        from .pg_store import open_pg_memory_store
+
+        return open_pg_memory_store(url)
     if path is None:
         path = paths.mem_db_path()
     try:

@@ -28,11 +28,15 @@ def is_postgres(target: str | None) -> bool:
     return bool(target) and target.strip().lower().startswith(SCHEMES)
 
 
-def server_url(path: str | None) -> str | None:
+def server_url(path: str | None, file_env: str = "") -> str | None:
     """The PostgreSQL URL a store opened with ``path`` uses, or None for SQLite: an explicit
-    ``postgresql://`` path, else ``CAVEMAN_DB_URL`` when no explicit file was asked for."""
+    ``postgresql://`` path, else ``CAVEMAN_DB_URL`` when no file was asked for (neither as
+    ``path`` nor through the store's own variable ``file_env``, which is more specific)."""
     if path is not None:
         return path if is_postgres(path) else None
+    named = os.environ.get(file_env, "").strip() if file_env else ""
+    if named:
+        return named if is_postgres(named) else None
     url = db_url()
     return url if is_postgres(url) else None
 

@@ -310,7 +310,7 @@ def open_ccr(path: str | None = None, max_bytes: int | None = None) -> CCRStore:
     from .. import paths
     from .backend import server_url
 
-    url = server_url(path)  # postgresql:// path, or CAVEMAN_DB_URL when no file was named
+    url = server_url(path, "CAVEMAN_CCR_DB")  # postgresql:// path, or CAVEMAN_DB_URL when no file was named
     if url is not None:
         from .pg.ccr import open_pg_ccr
 

@@ -154,15 +154,8 @@ def search(store, ccr, query: str, projects_scope=None, limit: int = 3, min_shar
     terms = list(dict.fromkeys(analyze.analyze(query)))
     if not terms:
         return []
-    expr = "body : (" + " OR ".join('"' + t.replace('"', '""') + '"' for t in terms) + ")"
-    sql = ("SELECT t.session, t.uuid, t.body, bm25(cap_text) AS s FROM cap_text AS t JOIN cap_sessions AS c ON c.session = t.session "
-           "WHERE cap_text MATCH ?")
-    params: list = [expr]
-    if projects_scope is not None:
-        sql += f" AND c.project IN ({','.join('?' * len(projects_scope))})"
-        params.extend(projects_scope)
     out = []
-    for sess, uuid, body, score in store.read(sql + " ORDER BY s LIMIT ?", [*params, limit * 10]):
+    for sess, uuid, body, score in store.session_text_matches(terms, projects_scope, limit * 10):
         have = set(body.split(" "))
         if sum(t in have for t in terms) < min_share * len(terms):
             continue

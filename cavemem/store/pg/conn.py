@@ -210,6 +210,7 @@ PRIMARY_KEYS = {"mem_capture": ("id",), "cap_sessions": ("session",), "cap_messa
 
 _INSERT_OR = re.compile(r"^\s*INSERT\s+OR\s+(IGNORE|REPLACE)\s+INTO\s+(\w+)\s*(?:\(([^)]*)\))?", re.I)
 _NEW_MEMORY = re.compile(r"^\s*INSERT\s+INTO\s+memories\s*\(\s*id\s*,", re.I)
+_UPSERT_SELF = re.compile(r"\b(\w+) = \1\b")
 _JSON_EACH = re.compile(r"json_each\(([\w.]+)\)")
 
 
@@ -239,6 +240,12 @@ def translate(sql: str) -> tuple[str, bool] | None:
         s = s.replace("VALUES (", "VALUES ((SELECT coalesce(max(seq), 0) + 1 FROM memories), ", 1)
         tail += " RETURNING seq"
         returning = True
+    # in an upsert PostgreSQL needs the target table's columns qualified (``df = df + …`` is ambiguous)
+    s = s.replace("INTO mem_df (term, df) VALUES (?, ?) ON CONFLICT (term)", "INTO mem_df (term, df) VALUES (?, ?) ON CONFLICT (term_key)")
+    target = re.match(r"^\s*INSERT\s+INTO\s+(\w+)", s, re.I)
+    if target and "DO UPDATE SET" in s:
+        head, _, sets = s.partition("DO UPDATE SET")
+        s = head + "DO UPDATE SET" + _UPSERT_SELF.sub(lambda m: f"{m.group(1)} = {target.group(1)}.{m.group(1)}", sets)
     s = _JSON_EACH.sub(r"json_array_elements_text(\1::json) AS json_each(value)", s)
     s = s.replace("instr(", "strpos(").replace("length(CAST(text AS BLOB))", "octet_length(text)")
     s = s.replace("%", "%%").replace("?", "%s")
@@ -304,3 +311,25 @@ def close_all(url: str | None = None) -> None:
             _SERVERS.pop(u, None)
     for _, srv in items:
         srv.close()
+
+
+class Database:
+    """The bits of :class:`cavemem.store.sqlite.Database` callers reach for (``store.db``)."""
+
+    def __init__(self, srv: Server):
+        self.srv = srv
+        self.path = srv.masked
+        self.readonly = False
+
+    def execute(self, sql: str, params: Sequence = ()) -> Result:
+        m = re.match(r"^\s*PRAGMA\s+busy_timeout\s*=\s*(\d+)\s*$", sql, re.I)
+        if m:  # a hook's short lock wait: the server-side equivalent
+            return Result(self.srv.run(lambda c: _rows(c.execute(f"SET lock_timeout = {int(m.group(1))}")), lock=None), 0)
+        t = translate(sql)
+        return Result([] if t is None else self.srv.query(t[0], _params(params)), 0)
+
+    def scrub(self) -> None:
+        """SQLite checkpoints its WAL here; the server reclaims deleted rows with (auto)vacuum."""
+
+    def close(self) -> None:
+        """The process's connection is shared by both stores; it closes at exit."""

@@ -1,0 +1,291 @@
+"""The memory store on PostgreSQL: the same tables, rows and ranking figures as the SQLite store.
+
+Tables mirror ``mem.db`` (``memories``, ``mem_fts``, ``mem_df``, ``mem_corpus`` and capture's side
+tables) so the memory layer's statements run unchanged through :mod:`cavemem.store.pg.conn`'s
+translation; ``memories`` gains a ``"user"`` column (who wrote each version: the OS user, or the
+``cavemem.user`` setting) for a team sharing one project.
+
+Search primitives are native: ``mem_fts.tsv`` is a ``tsvector`` built from the analyzed terms
+exactly as stored (``array_to_tsvector``, no server-side parsing), so the GIN index finds the
+same candidate rows as FTS5, and the BM25 score of each candidate is computed here with FTS5's
+formula (k1 1.2, b 0.75, idf floor 1e-6, the scope column counted in document length) from the
+same corpus statistics — the scores match SQLite's to float rounding. Substring search uses a
+``pg_trgm`` GIN index on ``memories.text``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections import Counter
+from collections.abc import Callable, Sequence
+
+from ..store.pg import conn as pgconn
+from . import ids
+from .model import Filter, MemoryRecord
+from .store import MemoryStore
+
+K1, B = 1.2, 0.75
+
+LONG_TERM = 2000  # bytes: a tsvector lexeme holds at most 2047, so longer terms are indexed by digest
+
+_TABLES = [
+    # the analyzed terms as literal lexemes; over-long ones by their md5 (tsquery() maps the same way)
+    f"""CREATE FUNCTION cavemem_term_key(term TEXT) RETURNS TEXT LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+        SELECT CASE WHEN octet_length(term) > {LONG_TERM} THEN 'h:' || md5(term) ELSE term END $$""",
+    """CREATE FUNCTION cavemem_lexemes(body TEXT) RETURNS tsvector LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+        SELECT array_to_tsvector(coalesce(array_agg(cavemem_term_key(w)), '{}'::text[]))
+        FROM unnest(string_to_array(nullif(body, ''), ' ')) AS w $$""",
+    """CREATE TABLE memories (
+        seq BIGINT PRIMARY KEY,
+        id TEXT COLLATE "C" NOT NULL UNIQUE,
+        text TEXT NOT NULL,
+        project TEXT COLLATE "C" NOT NULL DEFAULT '',
+        created_at TEXT NOT NULL,
+        ts BIGINT NOT NULL,
+        valid_from TEXT NOT NULL,
+        valid_until TEXT,
+        supersedes TEXT COLLATE "C",
+        superseded_by TEXT COLLATE "C",
+        change TEXT,
+        session TEXT COLLATE "C",
+        topic TEXT,
+        kind TEXT,
+        entity TEXT,
+        tags TEXT,
+        files TEXT,
+        seen_count BIGINT NOT NULL DEFAULT 1,
+        last_seen TEXT,
+        ntok BIGINT NOT NULL DEFAULT 0,
+        "user" TEXT NOT NULL DEFAULT coalesce(nullif(current_setting('cavemem.user', true), ''), current_user)
+    )""",
+    "CREATE INDEX mem_project_ts ON memories(project, ts)",
+    "CREATE INDEX mem_ts ON memories(ts)",
+    "CREATE INDEX mem_session ON memories(project, session, ts) WHERE session IS NOT NULL",
+    "CREATE INDEX mem_supersedes ON memories(supersedes) WHERE supersedes IS NOT NULL",
+    "CREATE INDEX mem_superseded_by ON memories(superseded_by) WHERE superseded_by IS NOT NULL",
+    "CREATE INDEX mem_expired ON memories(seq) WHERE valid_until IS NOT NULL",
+    "CREATE INDEX mem_text_trgm ON memories USING gin (text gin_trgm_ops)",
+    """CREATE TABLE mem_fts (rowid BIGINT PRIMARY KEY, body TEXT NOT NULL, scope TEXT NOT NULL,
+        tsv tsvector GENERATED ALWAYS AS (cavemem_lexemes(body)) STORED)""",
+    "CREATE INDEX mem_fts_tsv ON mem_fts USING gin (tsv)",
+    # keyed by cavemem_term_key: a btree entry holds at most ~2.7 kB and one term can be 256 KiB
+    'CREATE TABLE mem_df (term TEXT COLLATE "C" NOT NULL, df BIGINT NOT NULL, '
+    'term_key TEXT COLLATE "C" GENERATED ALWAYS AS (cavemem_term_key(term)) STORED PRIMARY KEY)',
+    "CREATE TABLE mem_corpus (id INTEGER PRIMARY KEY CHECK (id = 1), docs BIGINT NOT NULL, tokens BIGINT NOT NULL)",
+    "INSERT INTO mem_corpus (id, docs, tokens) VALUES (1, 0, 0)",
+]
+
+_CAPTURE = [
+    """CREATE TABLE cap_sessions (session TEXT COLLATE "C" PRIMARY KEY, project TEXT NOT NULL DEFAULT '', cwd TEXT,
+        branch TEXT, transcript TEXT, first_ts TEXT, last_ts TEXT, messages BIGINT NOT NULL DEFAULT 0,
+        archived_bytes BIGINT NOT NULL DEFAULT 0, updated_at TEXT)""",
+    """CREATE TABLE cap_messages (session TEXT COLLATE "C" NOT NULL, uuid TEXT COLLATE "C" NOT NULL, type TEXT NOT NULL,
+        ts TEXT, handle TEXT NOT NULL, pos BIGINT NOT NULL, length BIGINT NOT NULL, line BIGINT NOT NULL,
+        PRIMARY KEY (session, uuid))""",
+    "CREATE INDEX cap_messages_line ON cap_messages(session, line)",
+    """CREATE TABLE mem_capture (id TEXT COLLATE "C" PRIMARY KEY, confidence DOUBLE PRECISION NOT NULL DEFAULT 1.0,
+        expires_us BIGINT, source_session TEXT, source_message TEXT, capture_kind TEXT,
+        captured BIGINT NOT NULL DEFAULT 0, injected BIGINT NOT NULL DEFAULT 0, used BIGINT NOT NULL DEFAULT 0,
+        last_used TEXT)""",
+    """CREATE TABLE cap_text (rowid BIGSERIAL PRIMARY KEY, body TEXT NOT NULL, session TEXT COLLATE "C", uuid TEXT,
+        tsv tsvector GENERATED ALWAYS AS (cavemem_lexemes(body)) STORED)""",
+    "CREATE INDEX cap_text_tsv ON cap_text USING gin (tsv)",
+    # capture.schema.ensure() asks SQLite's catalogue whether its tables exist
+    "CREATE VIEW sqlite_master AS SELECT c.relname::text AS name FROM pg_class c "
+    "WHERE c.relnamespace = current_schema()::regnamespace",
+]
+
+MIGRATIONS: list[pgconn.Migration] = [("memory/001_schema", _TABLES), ("memory/002_capture", _CAPTURE)]
+
+
+def tsquery(terms: Sequence[str]) -> str:
+    """An OR of ``terms`` as literal lexemes (no stemming or parsing on the server)."""
+    return " | ".join("'" + term_key(t).replace("\\", "\\\\").replace("'", "''") + "'" for t in dict.fromkeys(terms))
+
+
+def term_key(term: str) -> str:
+    """``cavemem_term_key`` in Python: the term, or a digest of an over-long one."""
+    raw = term.encode("utf-8", "surrogatepass")
+    return "h:" + hashlib.md5(raw).hexdigest() if len(raw) > LONG_TERM else term
+
+
+def _filter(where: Filter, alias: str = "m") -> tuple[str, list]:
+    sql, params = where.sql(alias=alias, prefix=" AND ")
+    return (pgconn.translate(sql)[0] if sql else ""), params
+
+
+Query = Callable[[str, Sequence], list]
+
+
+def rank_fts(q: Query, terms: Sequence[str], where: Filter, k: int, newest: int = 0) -> list[tuple[int, float]]:
+    """Top ``k`` (seq, bm25) for an OR of ``terms`` under ``where``: candidates from the GIN
+    index, scored with FTS5's bm25 over the same statistics (``newest`` > 0: only the newest
+    ``newest`` matches are scored, as on SQLite)."""
+    terms = list(terms)
+    if not terms or k <= 0:
+        return []
+    rest, params = _filter(where)
+    sql = ("SELECT f.rowid, f.body, m.valid_until IS NULL FROM mem_fts AS f JOIN memories AS m ON m.seq = f.rowid "
+           "WHERE f.tsv @@ %s::tsquery" + rest)
+    params = [tsquery(terms), *params]
+    if newest > 0:
+        sql += " ORDER BY f.rowid DESC LIMIT %s"
+        params.append(newest)
+    rows = q(sql, params)
+    if not rows:
+        return []
+    idf, avgdl = _statistics(q, terms)
+    scored = [(seq, bm25(body, 1 if current else 2, terms, idf, avgdl)) for seq, body, current in rows]
+    scored.sort(key=lambda h: (-h[1], h[0]))
+    return scored[:k]
+
+
+def bm25(body: str, extra_tokens: int, terms: Sequence[str], idf: dict[str, float], avgdl: float) -> float:
+    """FTS5's bm25 (positive) of one row whose indexed column is ``body`` (space-separated
+    terms) and whose other columns hold ``extra_tokens`` tokens; one phrase per query term."""
+    toks = body.split(" ") if body else []
+    tf = Counter(toks)
+    norm = K1 * (1 - B + B * (len(toks) + extra_tokens) / avgdl)
+    score = 0.0
+    for t in terms:
+        n = tf.get(t, 0)
+        if n:
+            score += idf[t] * (n * (K1 + 1)) / (n + norm)
+    return score
+
+
+def idf_of(n_rows: int, n: int) -> float:
+    v = math.log((n_rows - n + 0.5) / (n + 0.5))
+    return v if v > 0 else 1e-6
+
+
+def _statistics(q: Query, terms: Sequence[str]) -> tuple[dict[str, float], float]:
+    """idf of each term and the average row length in tokens (body + scope tokens: one per
+    row, two for superseded rows), as FTS5 computes them."""
+    uniq = list(dict.fromkeys(terms))
+    docs, tokens, expired = q("SELECT c.docs, c.tokens, (SELECT count(*) FROM memories WHERE valid_until IS NOT NULL) "
+                              "FROM mem_corpus AS c WHERE c.id = 1", [])[0]
+    df = dict(q("SELECT term, df FROM mem_df WHERE term_key = ANY(%s)", [[term_key(t) for t in uniq]]))
+    n_rows = max(docs, 1)
+    idf = {t: idf_of(n_rows, df.get(t, 0)) for t in uniq}
+    return idf, max((tokens + docs + expired) / n_rows, 1e-9)
+
+
+class PgMemoryStore(MemoryStore):
+    """:class:`~cavemem.memory.store.MemoryStore` over a PostgreSQL database."""
+
+    def __init__(self, srv: pgconn.Server):
+        self.srv = srv
+        self.db = pgconn.Database(srv)
+        self.path = srv.masked
+        self.url = srv.url
+
+    def _q(self, sql: str, params: Sequence = ()) -> list:
+        return self.srv.query(sql, params)
+
+    def read(self, sql: str, params: Sequence = ()) -> list:
+        t = pgconn.translate(sql)
+        return [] if t is None else self.srv.query(t[0], pgconn._params(params))
+
+    def write(self, fn: Callable, action: str = "write"):
+        """``fn(conn)`` in one transaction under the database's write lock; run again on a new
+        connection if the old one is lost (the server rolled the first attempt back)."""
+        return self.srv.run(lambda raw: fn(Connection(raw)), action)
+
+    def close(self) -> None:
+        """The connection is the process's (shared with the recovery store)."""
+
+    def stats(self) -> dict:
+        rows = self._q(
+            "SELECT project, count(*) FILTER (WHERE valid_until IS NULL), count(*) FILTER (WHERE valid_until IS NOT NULL), "
+            "sum(octet_length(text)) FROM memories GROUP BY project ORDER BY project")
+        by_project = {p: {"current": c, "superseded": s, "text_bytes": int(b or 0)} for p, c, s, b in rows}
+        kinds = self._q("SELECT coalesce(kind, ''), count(*) FROM memories WHERE valid_until IS NULL GROUP BY 1 ORDER BY 1")
+        span = self._q("SELECT min(ts), max(ts) FROM memories")[0]
+        out: dict = {
+            "basis": "inferred",
+            "memories": sum(v["current"] for v in by_project.values()),
+            "superseded": sum(v["superseded"] for v in by_project.values()),
+            "merged": self._q("SELECT count(*) FROM memories WHERE change = 'merge'")[0][0],
+            "text_bytes": sum(v["text_bytes"] for v in by_project.values()),
+            "projects": by_project,
+            "kinds": {(k or "unspecified"): v for k, v in kinds},
+            "path": self.path,
+        }
+        if span[0] is not None:
+            out["oldest"] = ids.format_time(ids.from_micros(span[0]))
+            out["newest"] = ids.format_time(ids.from_micros(span[1]))
+        return out
+
+    def fts_candidates(self, terms: Sequence[str], where: Filter, k: int, *, newest: int = 0) -> list[tuple[int, float]]:
+        return rank_fts(self._q, terms, where, k, newest)
+
+    def substring_candidates(self, needle: str, where: Filter, k: int) -> list[int]:
+        needle = needle.lower()
+        if not needle.strip():
+            return []
+        rest, params = _filter(where)
+        if len(needle) < 3:
+            return [r[0] for r in self._q("SELECT m.seq FROM memories AS m WHERE strpos(lower(m.text), %s) > 0" + rest
+                                          + " ORDER BY m.ts DESC LIMIT %s", [needle, *params, k])]
+        pattern = "%" + needle.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        rows = self._q("SELECT m.seq, m.text FROM memories AS m WHERE m.text ILIKE %s" + rest + " ORDER BY m.seq LIMIT %s",
+                       [pattern, *params, k * 4])
+        return [seq for seq, text in rows if needle in text.lower()][:k]
+
+    def doc_freqs(self, terms) -> dict[str, int]:
+        terms = list(dict.fromkeys(terms))
+        out = dict.fromkeys(terms, 0)
+        if terms:
+            out.update(self._q("SELECT term, df FROM mem_df WHERE term_key = ANY(%s)", [[term_key(t) for t in terms]]))
+        return out
+
+    def terms_like(self, prefix: str, min_len: int, max_len: int, limit: int = 2000) -> list[tuple[str, int]]:
+        return [tuple(r) for r in self._q(
+            "SELECT term, df FROM mem_df WHERE term_key >= %s AND term_key < %s AND length(term) BETWEEN %s AND %s "
+            "AND df > 0 ORDER BY term_key LIMIT %s", [prefix, prefix + "\uffff", min_len, max_len, limit])]
+
+    def session_text_matches(self, terms: Sequence[str], projects, k: int) -> list[tuple]:
+        """As on SQLite (``cap_text`` scored with FTS5's bm25, negative = better)."""
+        terms = list(terms)
+        rest, params = "", [tsquery(terms)]
+        if projects is not None:
+            rest, params = " AND c.project = ANY(%s)", [*params, list(projects)]
+        rows = self._q("SELECT t.session, t.uuid, t.body, t.rowid FROM cap_text AS t JOIN cap_sessions AS c "
+                       "ON c.session = t.session WHERE t.tsv @@ %s::tsquery" + rest, params)
+        if not rows:
+            return []
+        n_rows, total = self._q("SELECT count(*), coalesce(sum(cardinality(string_to_array(nullif(body, ''), ' '))), 0) "
+                                "FROM cap_text")[0]
+        idf = {t: idf_of(n_rows, self._q("SELECT count(*) FROM cap_text WHERE tsv @@ %s::tsquery", [tsquery([t])])[0][0])
+               for t in dict.fromkeys(terms)}
+        avgdl = max(int(total) / max(n_rows, 1), 1e-9)
+        scored = sorted(((-bm25(body, 0, terms, idf, avgdl), rowid, sess, uuid, body) for sess, uuid, body, rowid in rows))
+        return [(sess, uuid, body, s) for s, _, sess, uuid, body in scored[:k]]
+
+    def neighbors(self, rec: MemoryRecord, where: Filter) -> tuple[int | None, int | None]:
+        if not rec.session:
+            return None, None
+        rest, params = _filter(where, alias="")
+        base = "SELECT seq FROM memories WHERE project = %s AND session = %s" + rest
+        one = [rec.project, rec.session, *params, rec.ts, rec.ts, rec.seq]
+        rows = self._q(
+            f"SELECT -1, seq FROM ({base} AND (ts < %s OR (ts = %s AND seq < %s)) ORDER BY ts DESC, seq DESC LIMIT 1) AS a "
+            f"UNION ALL SELECT 1, seq FROM ({base} AND (ts > %s OR (ts = %s AND seq > %s)) ORDER BY ts, seq LIMIT 1) AS b",
+            one + one)
+        found = dict(rows)
+        return found.get(-1), found.get(1)
+
+
+class Connection(pgconn.Connection):
+    """A write transaction's connection, with the full-text ranking dedup needs inside it."""
+
+    def fts_candidates(self, terms: Sequence[str], where: Filter, k: int) -> list[tuple[int, float]]:
+        return rank_fts(lambda s, p: pgconn._rows(self.raw.execute(s, p)), terms, where, k)
+
+
+def open_pg_memory_store(url: str) -> PgMemoryStore:
+    srv = pgconn.server(url)
+    pgconn.migrate(srv, "memory", MIGRATIONS)
+    return PgMemoryStore(srv)
