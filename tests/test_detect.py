@@ -397,3 +397,36 @@ def test_path_listings_are_logs_but_dep5_file_lists_are_not():
         for i in range(12)
     )
     assert detect(dep5.encode()) == "text"
+
+
+def _rows(n: int) -> list[tuple[str, str, str, int]]:
+    return [(f"package-{i}", f"1.{i}.{i * 7 % 13}-{i % 3}", ("amd64", "all")[i % 2], 1000 + i * 37) for i in range(n)]
+
+
+def test_program_tables_are_tabular():
+    """Box-drawn, ruled and space-aligned program output, and ``#``-commented TSV."""
+    rows = _rows(12)
+    box = "┌──────────────┬──────────┬───────┬──────┐\n│ name         │ version  │ arch  │ size │\n"
+    box += "├──────────────┼──────────┼───────┼──────┤\n"
+    box += "".join(f"│ {a:<12} │ {b:<8} │ {c:<5} │ {d:<4} │\n" for a, b, c, d in rows) + "└──────────────┴──────────┴───────┴──────┘\n"
+    column = "name          version   arch   size\n------------  --------  -----  ----\n"
+    column += "".join(f"{a:<12}  {b:<8}  {c:<5}  {d}\n" for a, b, c, d in rows)
+    legend = "Desired=Unknown/Install/Remove/Purge/Hold\n| Status=Not/Inst/Conf-files\n|/ Err?=(none)/Reinst-required\n"
+    dpkg = legend + "||/ Name           Version   Architecture Description\n+++-==============-=========-============-=============\n"
+    dpkg += "".join(f"ii  {a:<14} {b:<9} {c:<12} the {a} tools and libraries\n" for a, b, c, _ in rows)
+    ps = "USER       PID %CPU %MEM    VSZ   RSS TTY      STAT START   TIME COMMAND\n" + "".join(
+        f"root     {i:>5}  0.{i % 10}  0.0  {5000 + i:>5} {900 + i:>5} ?        S    21:48   0:0{i % 10} /usr/bin/daemon --flag {i}\n"
+        for i in range(1, 13)
+    )
+    tab = "# codes and zones\n#\n# Columns are separated by a single tab.\n#code\tcoordinates\tTZ\tcomments\n" + "".join(
+        f"A{i}\t+4230+00131\tEurope/Zone{i}" + ("\tnorth" if i % 3 == 0 else "") + "\n" for i in range(12)
+    )
+    for table in (box, column, dpkg, ps, tab):
+        assert detect(table.encode()) == "tabular", table[:60]
+
+
+def test_aligned_looking_logs_and_prose_are_not_tables():
+    log = "".join(f"2026-06-16 09:00:{i:02d} status installed  pkg{i}:amd64 1.{i}\n" for i in range(12))
+    assert detect(log.encode()) == "log"
+    setext = "Title\n=====\n\n" + "".join(f"Paragraph {i} says a few words about the thing.\n" for i in range(10))
+    assert detect(setext.encode()) == "text"

@@ -173,11 +173,11 @@ def _looks_tabular(data: bytes) -> bool:
     trimmed = trim_space_bytes(data)
     end = trimmed.find(b"\n")
     first = trimmed if end < 0 else trimmed[:end]
-    if b"|" not in first and b"," not in first and b"\t" not in first:
-        return False
-    from ..formats.tables import looks_tabular
+    from ..formats.tables import looks_program_table, looks_tabular
 
-    return looks_tabular(data)
+    if (b"|" in first or b"," in first or b"\t" in first) and looks_tabular(data):
+        return True
+    return looks_program_table(data)
 
 
 def is_code(data: bytes, trimmed: bytes) -> bool:

@@ -80,3 +80,80 @@ def parse_table(data: bytes) -> Table | None:
 def looks_tabular(data: bytes) -> bool:
     t = parse_table(data)
     return t is not None and len(t.rows) >= 8
+
+
+# -- shapes detection names tabular that the strict parse does not read ------------------------
+# (space-aligned and box-drawn program output, tab-separated data under a ``#`` comment block).
+# Detection only: ``parse_table`` stays strict, so the tabular compressor declines these until
+# it learns to keep their lines verbatim.
+
+_BOX_EDGE = "│┃║|┌┏╔╭└┗╚╰├┣╠┐┓╗╮┘┛╝╯┤┫╣+"
+# a rule under a header: only rule characters (``+++-====-===``, ``---- ----``, ``──┼──``)
+_RULE = re.compile(r"[-=+|─━┼ ]{10,}")
+_HEADER_CELL = re.compile(r"[A-Za-z%|/][A-Za-z0-9%_/().:?|-]*")
+
+
+def looks_program_table(data: bytes) -> bool:
+    """A box-drawn, ruled or space-aligned table (``sqlite3 -box``/``-column``, ``pip list``,
+    ``dpkg -l``, ``ps aux``, ``df``) or a ``#``-commented TSV file: at least 8 rows."""
+    text = utf8_text(data[: 1 << 16])
+    if text is None:
+        text = data[: 1 << 16].decode("utf-8", "ignore")  # the cut may split a character
+    lines = [line.rstrip("\r") for line in text.split("\n")]
+    if len(data) > 1 << 16:
+        lines.pop()  # the cut line
+    lines = [line for line in lines if line.strip()]
+    if len(lines) < 9:
+        return False
+    return _boxed(lines) or _ruled(lines) or _aligned(lines) or _commented_tsv(lines)
+
+
+def _boxed(lines: list[str]) -> bool:
+    """Every line opens and closes on a box edge and the header has an inner separator."""
+    if not all(line[0] in _BOX_EDGE and line[-1] in _BOX_EDGE for line in lines):
+        return False
+    return any(line[0] in "│┃║|" and sum(line.count(c) for c in "│┃║|") >= 3 for line in lines[:3])
+
+
+def _ruled(lines: list[str]) -> bool:
+    """A header, then a rule whose runs line up with it, within the first lines; the rows below
+    leave the rule's gaps blank."""
+    for i in range(1, min(len(lines) - 8, 8)):
+        rule = lines[i]
+        if _RULE.fullmatch(rule) is None:
+            continue
+        fill = max("-=─━", key=rule.count)  # the runs' character; any other one is a gap
+        gaps = [j for j, c in enumerate(rule) if c != fill and 0 < j < len(rule.rstrip()) - 1]
+        gaps = [j for j in gaps if rule[j - 1] == fill]  # each gap's first column
+        rows = lines[i + 1 :]
+        blank = sum(1 for row in rows if all(j >= len(row) or row[j] in " |│" for j in gaps[:4]))
+        return bool(gaps) and blank * 10 >= len(rows) * 9
+    return False
+
+
+def _aligned(lines: list[str]) -> bool:
+    """``ps``/``df``/``ss`` style: a header of word cells, then rows that share at least two
+    blank gutters with it, with text on both sides of each gutter in nearly every row."""
+    header, rows = lines[0], lines[1:200]
+    cells = header.split()
+    if len(cells) < 3 or not all(_HEADER_CELL.fullmatch(c) for c in cells):
+        return False
+    width = len(header)
+    blank = [c == " " for c in header]
+    for row in rows:
+        for j in range(min(len(row), width)):
+            if row[j] != " ":
+                blank[j] = False
+    gutters = [j for j in range(1, width - 1) if blank[j] and not blank[j - 1]]  # each gutter's first column
+    sided = [g for g in gutters if sum(1 for r in rows if r[:g].strip() and r[g:].strip()) * 10 >= len(rows) * 9]
+    return len(sided) >= 2
+
+
+def _commented_tsv(lines: list[str]) -> bool:
+    """Tab-separated rows under ``#`` comments (tzdata's ``*.tab``): every row has two or more
+    fields, in at most two counts (a trailing optional column)."""
+    rows = [line for line in lines if not line.startswith("#")]
+    if len(rows) < 8 or len(rows) == len(lines) or not all("\t" in row for row in rows):
+        return False
+    counts = {row.count("\t") + 1 for row in rows}
+    return len(counts) <= 2 and max(counts) - min(counts) <= 1
