@@ -33,6 +33,7 @@ EXIT_CODES: dict[str, int] = {
     "cave_output_failed": 73,
     "cave_transform_failed": 1,
     "cave_evals_failed": 1,
+    "cave_unhealthy": 1,  # cavemem doctor: a check failed
     "cave_internal": 70,
 }
 

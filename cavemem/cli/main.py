@@ -42,6 +42,7 @@ COMMANDS.update(
         "serve": ("cavemem.cli.commands.serve:serve", "local HTTP API + web page + MCP over HTTP ([serve] extra)"),
         "sessions": ("cavemem.cli.commands.capture:sessions", "archived Claude Code sessions (list, show ID [--raw])"),
         "review": ("cavemem.cli.commands.capture:review", "captured memories to accept, edit or reject"),
+        "doctor": ("cavemem.cli.commands.doctor:run", "check store health, capture, hooks and semantic recall; exit 0 when healthy"),
     }
 )
 
