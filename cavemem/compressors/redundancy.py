@@ -21,6 +21,7 @@ MAX_SEED_CLASSES = 64
 MAX_PROMOTIONS = 128
 MAX_VOCABULARY = 128
 COVERAGE = 0.9
+INDEXED_SCAN_MIN_CLASSES = 64  # more classes than this: look candidates up by token (same verdict)
 SIMILAR_SIZE_RATIO = 2
 
 _ASCII_DIGIT_RUN = re.compile(r"[0-9]+")
@@ -127,12 +128,17 @@ class _ClassIndex:
 
     def __init__(self, similar_size: bool = False):
         self.by_kind: dict[bool, list[frozenset]] = {True: [], False: []}
+        self.postings: dict[bool, dict[str, list[int]]] = {True: {}, False: {}}
         self.represented: set[Vocabulary] = set()
         self.last_hit: dict[bool, int] = {True: 0, False: 0}
         self.similar_size = similar_size
 
     def add(self, v: Vocabulary) -> None:
-        self.by_kind[v.masked].append(v.tokens)
+        classes = self.by_kind[v.masked]
+        postings = self.postings[v.masked]
+        for t in v.tokens:
+            postings.setdefault(t, []).append(len(classes))
+        classes.append(v.tokens)
         self.represented.add(v)
 
     def covers(self, v: Vocabulary) -> bool:
@@ -141,11 +147,28 @@ class _ClassIndex:
         need = int(COVERAGE * len(v.tokens) + 0.999999)
         toks = v.tokens
         classes = self.by_kind[v.masked]
+        if len(classes) > INDEXED_SCAN_MIN_CLASSES:
+            return self._covers_indexed(v, need)
         start = self.last_hit[v.masked]
         n = len(classes)
         limit = SIMILAR_SIZE_RATIO * len(toks) if self.similar_size else None
         for j in range(n):
             k = (start + j) % n
+            if len(toks & classes[k]) >= need and (limit is None or len(classes[k]) < limit):
+                self.last_hit[v.masked] = k
+                self.represented.add(v)
+                return True
+        return False
+
+
+    def _covers_indexed(self, v: Vocabulary, need: int) -> bool:
+        """The same verdict as the scan, over the classes holding one of the unit's rarest
+        tokens: a class sharing ``need`` of the unit's tokens misses at most ``len - need`` of
+        them, so it holds at least one of any ``len - need + 1`` (pigeonhole)."""
+        toks, classes, postings = v.tokens, self.by_kind[v.masked], self.postings[v.masked]
+        rarest = sorted(toks, key=lambda t: len(postings.get(t, ())))[: len(toks) - need + 1]
+        limit = SIMILAR_SIZE_RATIO * len(toks) if self.similar_size else None
+        for k in sorted({k for t in rarest for k in postings.get(t, ())}):
             if len(toks & classes[k]) >= need and (limit is None or len(classes[k]) < limit):
                 self.last_hit[v.masked] = k
                 self.represented.add(v)
@@ -168,9 +191,13 @@ def digit_shapes(units: list[str]) -> list[str] | None:
     return raw.decode("utf-8", "surrogatepass").split("\n")
 
 
-def keep_non_redundant(units: list[str], keep: list[bool], *, similar_size: bool = False) -> list[bool]:
+def keep_non_redundant(
+    units: list[str], keep: list[bool], *, similar_size: bool = False, max_promotions: int = MAX_PROMOTIONS
+) -> list[bool]:
     """Promote dropped units whose vocabulary no shown class covers (in place; also returned).
-    ``similar_size``: see :class:`_ClassIndex` (the terminal compressor's choice)."""
+    ``similar_size``: see :class:`_ClassIndex` (the terminal compressor's choice).
+    ``max_promotions``: the spec's 128, or more where a dropped unit still leaves a visible trace
+    (the search-result view keeps every hit's ``path:line``)."""
     kept = [i for i, k in enumerate(keep) if k]
     if len(kept) == len(units):
         return keep
@@ -196,7 +223,7 @@ def keep_non_redundant(units: list[str], keep: list[bool], *, similar_size: bool
     for i, unit in enumerate(units):
         if keep[i]:
             continue
-        if promotions >= MAX_PROMOTIONS:
+        if promotions >= max_promotions:
             keep[i] = True
             continue
         shape = shapes[i] if shapes is not None else None

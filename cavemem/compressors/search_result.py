@@ -24,7 +24,7 @@ import re
 from .. import bm25
 from .base import QueryCompressor
 from .lineends import cr_suffix, emit_with_markers, join_lines, splice_dropped, utf8_lines
-from .redundancy import keep_non_redundant
+from .redundancy import MAX_PROMOTIONS, keep_non_redundant
 from .relevance import RELEVANCE_THRESHOLD, SEARCH_RESULT_LIMIT
 from .search_fold import fold
 
@@ -33,6 +33,9 @@ KEEP_TAIL = 4
 MIN_LINES = 18
 PER_FILE_HITS = 3  # hits shown per file when the per-file bound applies
 MAX_MARKER_FILES = 3  # a marker names the files of the hits it hides, up to this many
+# The view keeps every hit's path:line, so its gate goes on past the spec's 128 promotions
+# (after which the spec treats the payload as a document): each new kind of hit text is shown once.
+VIEW_MAX_PROMOTIONS = 1 << 30
 
 # RE2 semantics: ``\b`` is an ASCII word boundary while ``(?i)`` folds Unicode case (the Kelvin
 # sign matches ``k``), so the boundaries are spelled out case-sensitively around a Unicode
@@ -53,32 +56,46 @@ class SearchResultCompressor(QueryCompressor):
     content_type = "search-result"
 
     def compress_query(self, data: bytes, query: str) -> bytes | None:
-        got = utf8_lines(data, MIN_LINES)
+        got = utf8_lines(data, 1)
         if got is None:
             return None
         text, lines, trailing = got
         n = len(lines)
         cr = cr_suffix(text)
+        hits = [_HIT.match(line) for line in lines]
+        if n < MIN_LINES:  # too few to elide (spec): only the lossless grouping may apply
+            out = _fold_when_better(text, lines, hits, [True] * n, lines, cr)
+            return None if out is lines else join_lines(out, trailing).encode("utf-8")
         scores = bm25.scores(query, lines) if query else None
-        keep = _spec_keeps(lines, scores, keyword_force=True)
-        out = emit_with_markers(lines, keep, marker, cr)
-        if query and 2 * len(out) > n:
-            # the spec's rules keep most hits: bound what each file may show (see module note)
-            bounded = _per_file_bounded(lines, scores, cr)
-            if bounded is not None and len(bounded[0]) < len(out):
-                out, keep = bounded
-        out = _fold_when_better(text, lines, keep, out, cr)
+        out, _ = _reference(lines, lines, scores, cr)
+        # the view shows every path, so the redundancy gate judges a hit by its text alone
+        texts = [line if m is None else line[m.end() :] for line, m in zip(lines, hits)]
+        _, keep = _reference(lines, texts, scores, cr, VIEW_MAX_PROMOTIONS)
+        out = _fold_when_better(text, lines, hits, keep, out, cr)
         if len(out) == n:
             return None
         return join_lines(out, trailing).encode("utf-8")
 
 
-def _fold_when_better(text: str, lines: list[str], keep: list[bool], out: list[str], cr: str) -> list[str]:
+def _reference(
+    lines: list[str], units: list[str], scores: list[float] | None, cr: str, max_promotions: int = MAX_PROMOTIONS
+) -> tuple[list[str], list[bool]]:
+    """The reference's output and keep mask, the redundancy gate comparing ``units`` (the lines,
+    or the hits' texts); with a query and most lines kept, the per-file bound (module note)."""
+    keep = _spec_keeps(lines, scores, keyword_force=True, units=units, max_promotions=max_promotions)
+    out = emit_with_markers(lines, keep, marker, cr)
+    if scores is not None and 2 * len(out) > len(lines):
+        bounded = _per_file_bounded(lines, units, scores, cr, max_promotions)
+        if bounded is not None and len(bounded[0]) < len(out):
+            return bounded
+    return out, keep
+
+
+def _fold_when_better(text: str, lines: list[str], hits: list, keep: list[bool], out: list[str], cr: str) -> list[str]:
     """The view of :mod:`.search_fold` (every hit location visible) instead of ``out`` when
     ``out`` hides a hit's ``path:line`` and the view saves a quarter of the input or half of what
     ``out`` saves, or when ``out`` hides no hit and the view is shorter. Otherwise ``out`` (the
     reference's form: short hits, each in its own file, leave little to fold)."""
-    hits = [_HIT.match(line) for line in lines]
     folded = fold(lines, keep, hits, cr, marker)
     if folded is None:
         return out
@@ -99,9 +116,18 @@ def _size(lines: list[str]) -> int:
     return sum(map(len, lines)) + len(lines)
 
 
-def _spec_keeps(lines: list[str], scores: list[float] | None, keyword_force: bool, blocked: list[bool] | None = None) -> list[bool]:
-    """Head and tail, keyword and marker lines, query hits, then the redundancy gate — over the
-    lines not ``blocked`` (the gate's promotions never reach a blocked line)."""
+def _spec_keeps(
+    lines: list[str],
+    scores: list[float] | None,
+    keyword_force: bool,
+    blocked: list[bool] | None = None,
+    units: list[str] | None = None,
+    max_promotions: int = MAX_PROMOTIONS,
+) -> list[bool]:
+    """Head and tail, keyword and marker lines, query hits, then the redundancy gate over
+    ``units`` (default: the lines) — over the lines not ``blocked`` (the gate's promotions never
+    reach a blocked line)."""
+    units = lines if units is None else units
     n = len(lines)
     keep = [i < KEEP_HEAD or i >= n - KEEP_TAIL for i in range(n)]
     for i, line in enumerate(lines):
@@ -110,11 +136,11 @@ def _spec_keeps(lines: list[str], scores: list[float] | None, keyword_force: boo
     if scores is not None:
         _keep_query_hits(keep, scores)
     if blocked is None:
-        keep_non_redundant(lines, keep)
+        keep_non_redundant(units, keep, max_promotions=max_promotions)
         return keep
     open_idx = [i for i in range(n) if keep[i] or not blocked[i]]
     sub = [keep[i] for i in open_idx]
-    keep_non_redundant([lines[i] for i in open_idx], sub)
+    keep_non_redundant([units[i] for i in open_idx], sub, max_promotions=max_promotions)
     for i, k in zip(open_idx, sub):
         keep[i] = k
     return keep
@@ -132,7 +158,9 @@ def _keep_query_hits(keep: list[bool], scores: list[float]) -> None:
         keep[i] = True
 
 
-def _per_file_bounded(lines: list[str], scores: list[float], cr: str) -> tuple[list[str], list[bool]] | None:
+def _per_file_bounded(
+    lines: list[str], units: list[str], scores: list[float], cr: str, max_promotions: int = MAX_PROMOTIONS
+) -> tuple[list[str], list[bool]] | None:
     """Numerous hits with a query: each file shows its first PER_FILE_HITS hits plus the hits the
     query (or, unless nearly every line has one, an alarm keyword) asks for; the rest of its hits
     become a marker naming the file and line range. None when no file has surplus hits."""
@@ -150,7 +178,7 @@ def _per_file_bounded(lines: list[str], scores: list[float], cr: str) -> tuple[l
         return None
     # a keyword on most lines is what was searched for, not an alarm
     saturated = 2 * sum(1 for line in lines if _IMPORTANT.search(line)) > n
-    keep = _spec_keeps(lines, scores, keyword_force=not saturated, blocked=blocked)
+    keep = _spec_keeps(lines, scores, keyword_force=not saturated, blocked=blocked, units=units, max_promotions=max_promotions)
     return splice_dropped(lines, keep, lambda i, j: _run_output(lines, hits, i, j, cr)), keep
 
 
