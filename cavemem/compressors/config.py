@@ -23,7 +23,7 @@ from bisect import bisect_left
 from ..formats.configs import SECTION_HEADER, classify, yaml_valid
 from ..gocompat import trim_space
 from .base import QueryCompressor
-from .lineends import cr_suffix, emit_with_markers, join_lines, utf8_lines
+from .lineends import cr_suffix, emit_with_markers, join_lines, splice_dropped, utf8_lines
 from .config_stanzas import indentation
 from .redundancy import keep_non_redundant
 from .relevance import CONFIG_LIMIT, RELEVANCE_THRESHOLD, keep_query_relevant
@@ -45,6 +45,46 @@ _SECTION = SECTION_HEADER
 
 def marker(count: int) -> str:
     return f"# … {count} config lines elided (caveman) …"
+
+
+def hidden_sections(lines: list[str], i: int, j: int) -> list[str]:
+    """The names of the TOML/INI section headers in ``lines[i:j]``, in order."""
+    out = []
+    for k in range(i, j):
+        if "[" in lines[k]:
+            m = _SECTION.fullmatch(lines[k])
+            if m is not None:
+                out.append(trim_space(m.group("name")))
+    return out
+
+
+def shown_sections(lines: list[str], keep: list[bool]) -> set[str]:
+    """Names of the section headers that stay visible (``[[a.b]]`` tables repeat one name)."""
+    return {n for i, k in enumerate(keep) if k for n in hidden_sections(lines, i, i + 1)}
+
+
+def named_marker(lines: list[str], i: int, j: int, cr: str, shown: set[str], summary: str = "", verbatim: bool = False) -> list[str]:
+    """The marker for the dropped run ``lines[i:j]`` of a TOML/INI file: the spec's marker with
+    ``summary`` and the full names of the sections it hides that are not ``shown`` yet (a
+    section name is what an agent looks a table up by; listed names join ``shown``). A lone
+    line no longer than the marker stays; so does a run the named marker does not shorten,
+    and (``verbatim``) a run whose plain marker costs over half of it."""
+    count = j - i
+    plain = marker(count)
+    names = [n for n in dict.fromkeys(hidden_sections(lines, i, j)) if n not in shown]
+    parts = [p for p in (summary, "sections " + ", ".join(names) if names else "") if p]
+    text = f"{plain[:-2]}: {'; '.join(parts)} …" if parts else plain
+    if count == 1:
+        return [lines[i]] if len(lines[i].encode("utf-8", "surrogatepass")) <= len((text + cr).encode()) else [text + cr]
+    hidden = sum(len(lines[x].encode("utf-8", "surrogatepass")) + 1 for x in range(i, j))
+    shown.update(names)  # listed, or visible in the lines themselves
+    if names:
+        return [text + cr] if len(text.encode("utf-8", "surrogatepass")) < hidden else lines[i:j]
+    if 2 * len(text.encode("utf-8", "surrogatepass")) > hidden:
+        text = plain  # the summary does not pay
+        if verbatim and 2 * len(text.encode()) > hidden:
+            return lines[i:j]
+    return [text + cr]
 
 
 def is_yaml_parent(line: str) -> bool:
@@ -75,7 +115,11 @@ class ConfigCompressor(QueryCompressor):
             expand_yaml_context(lines, keep)
         else:
             expand_section_context(lines, keep)
-        out_lines = emit_with_markers(lines, keep, marker, cr)
+        if yaml:
+            out_lines = emit_with_markers(lines, keep, marker, cr)
+        else:
+            shown = shown_sections(lines, keep)
+            out_lines = splice_dropped(lines, keep, lambda i, j: named_marker(lines, i, j, cr, shown))
         reference = _finish(out_lines, lines, trailing, data, yaml)
         if reference is not None and 2 * len(out_lines) <= len(lines):
             return reference  # the spec's line-level stage already saves well

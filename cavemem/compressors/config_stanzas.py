@@ -363,21 +363,22 @@ def _encodable(v: str) -> bool:
     return True
 
 
-def family_summary(family: Family, members: list[Stanza], elided_bytes: int) -> str:
+def family_summary(family: Family, members: list[Stanza], elided_bytes: int, labels: bool = True) -> str:
     """What the elided ``members`` are and share, e.g. ``30 more [pkg.cargo.target.*] tables;
     target: aarch64-pc-windows-gnullvm, …; all available=true components=[] extensions=[]``.
 
     Their names are listed when the list fits (an eighth of the hidden bytes, ≤ 1 KB), else given
-    as a count and range; the rest comes from :func:`.invariants.summarize_elided`."""
+    as a count and range (not at all with ``labels=False``: the caller lists the full section
+    names); the rest comes from :func:`.invariants.summarize_elided`."""
     n = len(members)
     parts = [f"{n} more {family.noun if n > 1 else family.noun_one}"]
-    labels = list(dict.fromkeys(st.label for st in members if st.label))
-    if labels and all(map(_label_usable, labels)):
-        listing = ", ".join(labels)
+    names = list(dict.fromkeys(st.label for st in members if st.label)) if labels else []
+    if names and all(map(_label_usable, names)):
+        listing = ", ".join(names)
         if len(listing.encode("utf-8")) <= min(MAX_LABEL_BYTES, max(MIN_LABEL_BYTES, elided_bytes // 8)):
             parts.append(f"{family.slot}: {listing}")
-        elif len(labels) > 1:
-            parts.append(f"{family.slot}: {len(labels)} distinct, {min(labels)}..{max(labels)}")
+        elif len(names) > 1:
+            parts.append(f"{family.slot}: {len(names)} distinct, {min(names)}..{max(names)}")
     units = [st.fields for st in members]
     if all(units):
         summary = summarize_elided(units, elided_bytes)

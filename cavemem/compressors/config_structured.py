@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 
 from ..gocompat import trim_space
-from .config import SEVERE, expand_section_context, expand_yaml_context, forced_keeps, marker
+from .config import SEVERE, expand_section_context, expand_yaml_context, forced_keeps, marker, named_marker, shown_sections
 from .config_stanzas import (
     Family,
     Stanza,
@@ -220,10 +220,11 @@ def _emit(lines: list[str], keep: list[bool], families: list[Family], ini: bool,
         for k, st in enumerate(fam.members):
             if fam.elided[k]:
                 starts.setdefault(st.start, (fam, st))
-    return splice_dropped(lines, keep, lambda i, j: _run_output(lines, i, j, starts, ini, cr))
+    shown = shown_sections(lines, keep) if ini else set()
+    return splice_dropped(lines, keep, lambda i, j: _run_output(lines, i, j, starts, ini, cr, shown))
 
 
-def _run_output(lines: list[str], i: int, j: int, starts: dict, ini: bool, cr: str) -> list[str]:
+def _run_output(lines: list[str], i: int, j: int, starts: dict, ini: bool, cr: str, shown: set[str]) -> list[str]:
     """One marker line for the dropped run ``lines[i:j]``, or the lines themselves when a marker
     would not pay: a lone line no longer than the spec's marker, or a run whose marker would
     cost more than half of what it hides (two short list entries are cheaper than a marker)."""
@@ -248,6 +249,9 @@ def _run_output(lines: list[str], i: int, j: int, starts: dict, ini: bool, cr: s
             other += 1
         k += 1
     hidden = sum(len(lines[x].encode("utf-8", "surrogatepass")) + 1 for x in range(i, j))
+    if ini and (other or family is not None):  # TOML/INI: the marker names every hidden section
+        summary = family_summary(family, members, hidden, labels=False) if family is not None and not other else ""
+        return named_marker(lines, i, j, cr, shown, summary, verbatim=True)
     if other or (family is None and not comments):
         text = plain  # the spec's own kind of run
     elif family is not None:
