@@ -70,3 +70,52 @@ def test_session_start_briefing_puts_confirmed_memories_first_and_marks_captures
     m.close()
     assert "argo" in lines[0] and "Celery" in lines[1]
     assert "unconfirmed" in lines[1] and captured in lines[1] and "unconfirmed" not in lines[0]
+
+
+def _captured_and_confirmed(proj: Path) -> str:
+    from cavemem import Memory
+    from cavemem.memory.capture import extract
+    from cavemem.memory.capture.pipeline import store_candidate
+
+    m = Memory(cwd=str(proj), scorers=[])
+    cand = extract.Candidate("The staging api listens on port 8081.", "fact", "fact", 0.7, "u1", "port:staging api")
+    captured = store_candidate(m, cand, "acme", "s1")["id"]
+    m.remember("The production api listens on port 443 behind the load balancer.", kind="fact")
+    m.close()
+    return captured
+
+
+def test_context_block_and_prompt_hook_mark_unconfirmed_captures(cave_home, tmp_path):
+    proj = tmp_path / "acme"
+    (proj / ".git").mkdir(parents=True)
+    captured = _captured_and_confirmed(proj)
+    rc, out, _ = run(["recall", "which port does the api listen on", "--format", "context"], proj)
+    lines = out.decode().splitlines()
+    assert rc == 0 and lines[1].endswith(" · basis inferred · unconfirmed = captured from a session, not yet reviewed]")
+    marked = [line for line in lines if "unconfirmed ·" in line]
+    assert len(marked) == 1 and f"· fact · unconfirmed · {captured}] The staging api listens on port 8081." in marked[0]
+    assert any("port 443" in line and "unconfirmed" not in line for line in lines)
+    event = {"session_id": "s-ctx", "cwd": str(proj), "hook_event_name": "UserPromptSubmit", "prompt": "which port does the api listen on?"}
+    rc, out, _ = run(["hook", "claude-code", "user-prompt"], proj, json.dumps(event).encode())
+    ctx = json.loads(out)["hookSpecificOutput"]["additionalContext"]
+    assert rc == 0 and f"unconfirmed · {captured}] The staging api listens on port 8081." in ctx
+
+
+def test_briefing_under_a_tight_budget_keeps_confirmed_memories_and_drops_captures(cave_home, tmp_path):
+    from cavemem import Memory
+    from cavemem.hooks.claude_code import briefing
+    from cavemem.memory.capture import extract
+    from cavemem.memory.capture.pipeline import store_candidate
+
+    proj = tmp_path / "acme"
+    (proj / ".git").mkdir(parents=True)
+    m = Memory(cwd=str(proj), scorers=[])
+    for i in range(3):
+        m.remember(f"confirmed rule {i}: deploys go through the argo pipeline stage {i}", kind="preference", at="2026-01-0%d" % (i + 1))
+    for i in range(40):  # newer, and many more of them
+        cand = extract.Candidate(f"Worker {i} reads from queue{i}.billing.internal.", "fact", "fact", 0.7, f"u{i}", f"host:worker {i}")
+        store_candidate(m, cand, "acme", "s1")
+    lines = [line for line in briefing(m, budget=400).splitlines() if line.startswith("- [")]
+    m.close()
+    assert [("confirmed rule" in line) for line in lines[:3]] == [True, True, True]
+    assert 3 < len(lines) < 43 and all("unconfirmed" in line for line in lines[3:])

