@@ -287,6 +287,24 @@ def test_prose_detected_as_code_falls_back_to_the_text_compressor(monkeypatch):
     assert forced.passed_through and forced.content_type == "code"
 
 
+def test_program_table_the_tabular_reader_declines_falls_back_to_text():
+    """``ps aux``-style output detects as tabular; the strict tabular reader declines it (not
+    CSV/TSV/Markdown), so the text reader compresses it and the report names text."""
+    row = "root     {:>5}  0.0  0.0  {:>5} {:>5} ?        S    21:48   0:00 /usr/lib/systemd/worker --id {}\n"
+    table = "USER       PID %CPU %MEM    VSZ   RSS TTY      STAT START   TIME COMMAND\n"
+    table += "".join(row.format(i, 5000 + i % 3, 900 + i % 5, i % 4) for i in range(1, 400))
+    data = table.encode()
+    from cavemem.engine.detect import detect
+
+    assert detect(data) == "tabular"
+    eng = Engine(store=open_ccr(":memory:"))
+    res = eng.compress(data)
+    assert res.content_type == "text" and res.recovery_handle and res.tokens_after < res.tokens_before
+    assert eng.retrieve(res.recovery_handle) == data
+    forced = eng.compress(data, type="tabular")  # a forced type never falls back
+    assert forced.passed_through and forced.content_type == "tabular"
+
+
 def test_best_of_json_uses_the_engines_counter(monkeypatch):
     """Spec engine-core §10 idea 11: the JSON best-of choice is driven by the injected counter."""
     from cavemem.engine.core import _registry_from_env

@@ -36,8 +36,10 @@ PARALLEL_COUNT_MIN_BYTES = 1 << 20
 # When detection guessed a type whose compressor then declines, try a second route before
 # passing through. Prose with indentation and words like "public"/"module" (licences, READMEs)
 # detects as code; the code compressor refuses what no grammar parses, and the text compressor
-# is the right reader for it. The result reports the type it was compressed as.
-AUTO_FALLBACK = {"code": "text"}
+# is the right reader for it. Program tables (``ps``, ``pip list``, box-drawn ``sqlite3``) detect
+# as tabular, whose strict reader declines what is not CSV/TSV/Markdown; the text reader takes
+# them then. The result reports the type it was compressed as.
+AUTO_FALLBACK = {"code": "text", "tabular": "text"}
 
 
 def normalize_mode(mode: str | None) -> str:
