@@ -430,3 +430,22 @@ def test_aligned_looking_logs_and_prose_are_not_tables():
     assert detect(log.encode()) == "log"
     setext = "Title\n=====\n\n" + "".join(f"Paragraph {i} says a few words about the thing.\n" for i in range(10))
     assert detect(setext.encode()) == "text"
+
+
+def test_progress_redrawn_over_every_line_of_an_apt_log_is_a_log():
+    lines = "".join(
+        f"\r{i * 8}% [{i} pkg{i} 10 kB/20 kB 50%]\r                \rGet:{i} http://deb.example.org/debian main amd64 pkg{i} 1.{i}-1 [20 kB]\r\n"
+        for i in range(1, 9)
+    )
+    data = (lines + "Fetched 160 kB in 0s (9696 kB/s)\nW: Download is performed unsandboxed as root\n").encode()
+    assert detect(data) == "log"
+    assert detect(b"\x1b[1m" + data) == "terminal"  # ANSI escapes still make a capture
+
+
+def test_grep_with_context_lines_is_a_search_result():
+    groups = "".join(
+        f"./mod{i}.py:{10 * i}:        except Exception as exc:\n./mod{i}.py-{10 * i + 1}-            self.close()\n"
+        f"./mod{i}.py-{10 * i + 2}-            raise\n./mod{i}.py-{10 * i + 3}-\n--\n"
+        for i in range(1, 7)
+    )
+    assert detect(groups.encode()) == "search-result"

@@ -54,6 +54,9 @@ _LOG_LINE = re.compile(
     # compiler diagnostics (gcc, clang, rustc): gutters, carets, ``-->`` locations, severities
     rb"|(?-i:^[\t ]*\d*[\t ]*\|(?: |$)|^[\t ]*--> \S+:\d+|^(?:error|warning|note|help)(?:\[\w+\])?: )"
     rb"|(?-i::\d+(?::\d+)?: (?:fatal error|error|warning|note|in) )"
+    # apt's one-letter severities (``W: ...``, ``E: ...``, ``N: ...``) and numbered fetch events
+    # (``Get:12 http://...``, ``Hit:3 ...``)
+    rb"|(?-i:^[EWN]: \S|^[A-Z][a-z]{1,7}:\d+ \S)"
     # strace: ``name(args) = result``
     rb"|(?-i:^(?:\[pid +\d+\] )?[a-z_0-9]+\(.*\) += (?:-?\d|0x|\?))"
     # build / package-manager progress: a line that opens on a verb in -ing (``Collecting``,
@@ -70,6 +73,8 @@ _RUNNER_MARK = re.compile(
 )
 # a search hit or a compiler diagnostic: ``path:line:`` with a path-like head (not a timestamp)
 _HIT_LINE = re.compile(rb"(?!\d{4}-\d\d-\d\d[ T]\d|\d\d:\d\d)[./~A-Za-z0-9_-][^:\s]{0,240}:\d+(?::\d+)?[:-]")
+# grep's context line: ``path-line-`` (``-A``/``-B``/``-C``)
+_CONTEXT_LINE = re.compile(rb"(?!\d{4}-\d\d-\d\d)[./~A-Za-z0-9_][^:\s]{0,240}?-\d+-")
 _DIAGNOSTIC = re.compile(rb":\d+(?::\d+)?: (?:fatal error|error|warning|note)\b|^\s")
 _SEARCH_LINE = re.compile(rb"[./~A-Za-z0-9_-][^:\n]{0,240}:\d+(?::\d+)?:|https?://\S")
 
@@ -82,8 +87,10 @@ def detect(data: bytes) -> str:
         return "text"
     if trimmed[:1] in (b"{", b"[") and json_valid(trimmed):
         return "json"
-    if is_terminal(body):
+    if _ansi(body):
         return "terminal"
+    if _redrawn(body):
+        return "log" if _progress_log(body) else "terminal"
     if is_diff(body):
         return "diff"
     if is_html(body, trimmed):
@@ -104,30 +111,26 @@ def detect(data: bytes) -> str:
 
 
 def is_terminal(data: bytes) -> bool:
-    if b"\x1b[" in data and _CSI.search(data):
-        return True
-    if data.count(b"\r") - data.count(b"\r\n") < 3:
-        return False
-    # carriage-return progress (``(Reading database ... 45%``) inside an otherwise line-wise log,
-    # as apt and dpkg write it, is a log: the log reader keeps its lines and errors
-    return not _progress_log(data)
+    return _ansi(data) or (_redrawn(data) and not _progress_log(data))
+
+
+def _ansi(data: bytes) -> bool:
+    return b"\x1b[" in data and _CSI.search(data) is not None
+
+
+def _redrawn(data: bytes) -> bool:
+    """Three bare ``\\r`` redraws: a terminal capture unless what it leaves on screen is a log
+    (apt's and dpkg's progress over their line-wise output: the log reader keeps its lines)."""
+    return data.count(b"\r") - data.count(b"\r\n") >= 3
 
 
 def _progress_log(data: bytes) -> bool:
-    """Bare-``\\r`` overwrites on at most a quarter of the lines, and the lines as they end up on
-    screen (the text after each line's last ``\\r``) vote as a log."""
-    lines = data.split(b"\n")
-    overwritten = 0
+    """The lines as they end up on screen (the text after each line's last bare ``\\r``) vote
+    as a log: progress redrawn over a log's lines (apt under a tty) does not make it a capture."""
     shown = []
-    for line in lines:
+    for line in data.split(b"\n"):
         body = line[:-1] if line.endswith(b"\r") else line
-        cut = body.rfind(b"\r")
-        if cut >= 0:
-            overwritten += 1
-            body = body[cut + 1 :]
-        shown.append(body)
-    if overwritten * 4 > len(lines):
-        return False
+        shown.append(body[body.rfind(b"\r") + 1 :])
     return is_log(b"\n".join(shown))
 
 
@@ -236,22 +239,28 @@ def is_search_result(data: bytes) -> bool:
 
 def is_hit_list(data: bytes) -> bool:
     """grep -rn / rg output, checked before code (the hits quote code): two thirds of the lines
-    are ``path:line:`` hits and at most a tenth look like compiler diagnostics or indented
-    continuation lines (those are build output, read as logs)."""
+    are ``path:line:`` hits or, with ``-A``/``-B``/``-C``, their ``path-line-`` context lines
+    and ``--`` group separators (then a twentieth at least are hits), and at most a tenth look
+    like compiler diagnostics or indented continuation lines (those are build output, read as
+    logs)."""
     lines = data.split(b"\n")
     if lines and not lines[-1]:
         lines.pop()
     if len(lines) < 6:
         return False
-    hits = diag = 0
+    hits = diag = context = 0
     for line in lines:
         if _HIT_LINE.match(line):
             hits += 1
             if _DIAGNOSTIC.search(line):
                 diag += 1
+        elif line == b"--" or _CONTEXT_LINE.match(line):
+            context += 1
         elif line[:1] in (b" ", b"\t"):
             diag += 1
-    return hits * 3 >= len(lines) * 2 and diag * 10 <= len(lines)
+    if context and hits * 20 < len(lines):
+        return False
+    return (hits + context) * 3 >= len(lines) * 2 and hits >= 3 and diag * 10 <= len(lines)
 
 
 def _lines_vote(data: bytes, hit, *, min_lines: int, min_hits: int, share_den: int) -> bool:
