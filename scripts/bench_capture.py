@@ -144,6 +144,70 @@ def big_transcript(tmp: str, mb: int) -> dict:
             "incremental_s": round(t_incr, 3), "incremental_messages": second.new_messages}
 
 
+def used_detector() -> dict:
+    """The "used" detector (feedback.was_used) on hand-labelled replies (tests/data/transcripts/used_cases.py),
+    split by sha256(case id)[0] < 128 → tune, else check."""
+    sys.path.insert(0, str(DATA))
+    from used_cases import CASES
+
+    from cavemem.memory.capture.feedback import was_used
+
+    out: dict = {}
+    for cid, mem, reply, used in CASES:
+        split = "tune" if hashlib.sha256(cid.encode()).digest()[0] < 128 else "check"
+        row = out.setdefault(split, {"cases": 0, "tp": 0, "fp": 0, "fn": 0, "wrong": []})
+        got = was_used(mem, reply)
+        row["cases"] += 1
+        row["tp"] += got and used
+        row["fp"] += got and not used
+        row["fn"] += used and not got
+        if got != used:
+            row["wrong"].append(cid)
+    for row in out.values():
+        row["precision"] = row["tp"] / max(1, row["tp"] + row["fp"])
+        row["recall"] = row["tp"] / max(1, row["tp"] + row["fn"])
+    return out
+
+
+def boost_devset() -> dict:
+    """The used-memory boost on the coding-agent memory dev set (scripts/bench_memory_devset.py):
+    the tune questions are asked first, each injecting its top 5 hits with the reply being the text of
+    its answer memory (counted by the real detector), so usage accrues; the check questions come
+    after, ranked over that history, with the boost off and on. The check questions never fed the
+    history (their memories may have: several questions ask about one memory)."""
+    import bench_memory_devset as dev
+    from cavemem import Memory
+    from cavemem.memory.capture import feedback, review
+
+    mems, qs = dev.build_set()
+    text_of = {m["key"]: m["text"] for m in mems}
+    tune = [q for q in qs if q["split"] == "tune"]
+    order = tune + [q for q in qs if q["split"] == "check"]
+    original, out = Memory.recall, {}
+    by_query = {}
+    for q in tune:
+        by_query.setdefault((q["q"], q["project"]), q)
+
+    def recall_then_use(self, query, *a, **kw):
+        res = original(self, query, *a, **kw)
+        q = by_query.get((query, kw.get("project")))
+        if q is not None and q["answers"] and res["hits"]:
+            feedback.record(self, [{"id": h["id"], "text": h["text"]} for h in res["hits"][:5]], text_of[q["answers"][0]])
+        return res
+
+    for boost in (0.0, review.USED_BOOST or 0.1):  # the shipped value is 0 (off): measure 0.1 beside it
+        saved = review.USED_BOOST
+        review.USED_BOOST = boost
+        Memory.recall = recall_then_use
+        try:  # one store: the tune questions, in order, build the history; the check ones come after
+            res, _, _ = dev.run_cavemem(mems, order, scorers=[])
+        finally:
+            Memory.recall = original
+            review.USED_BOOST = saved
+        out[f"boost {boost}"] = dev.score(res, qs, mems)
+    return out
+
+
 def _cmd() -> list[str]:
     exe = Path(sys.executable).with_name("cavemem")
     return [str(exe)] if exe.exists() else [sys.executable, "-m", "cavemem"]
@@ -201,6 +265,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--big-mb", type=int, default=50)
     ap.add_argument("--hook-runs", type=int, default=20)
+    ap.add_argument("--boost", action="store_true", help="measure the used-memory ranking boost on the memory dev set")
     args = ap.parse_args()
     out: dict = {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -210,6 +275,10 @@ def main() -> int:
             out[mode] = {"tune": summarise(res["files"], "tune"), "check": summarise(res["files"], "check"),
                          "fresh": summarise(res["files"], "fresh"), "newfresh": summarise(res["files"], "newfresh"),
                          "all": summarise(res["files"], None), "files": res["files"], "ms_per_file": res["ms_per_file"]}
+        out["used_detector"] = used_detector()
+        if args.boost:
+            sys.path.insert(0, str(REPO / "scripts"))
+            out["boost"] = boost_devset()
         # hooks before the 50 MB pass: a forked child's ru_maxrss starts from the parent's at fork
         if args.hook_runs:
             out["hooks"] = hook_latency(tmp, args.hook_runs)
@@ -225,6 +294,12 @@ def main() -> int:
         if r["missed"] or r["wrong"] or r["noise"] or r["secrets"] or not all(u["ok"] for u in r["updates"]):
             print(f"  {r['split']:8} {name}: missed={r['missed']} wrong={r['wrong']} noise={r['noise']} secrets={r['secrets']} "
                   f"updates={[u for u in r['updates'] if not u['ok']]}")
+    for split in ("tune", "check"):
+        u = out["used_detector"][split]
+        print(f"used detector {split:5}: {u['cases']} labelled replies, precision {u['precision']:.1%}, recall {u['recall']:.1%}")
+    for name, sc in out.get("boost", {}).items():
+        print(f"memory dev set, {name:10}: " + "  ".join(f"{sp} r@5 {sc[sp]['recall_at_5']:.3f} mrr {sc[sp]['mrr']:.3f} "
+                                                       f"old-served {sc[sp]['old_served']:.3f}" for sp in ("tune", "check")))
     if "big" in out:
         b = out["big"]
         print(f"archive {b['mb']} MB transcript: first pass {b['first_pass_s']} s with extraction, "

@@ -119,3 +119,22 @@ def test_briefing_under_a_tight_budget_keeps_confirmed_memories_and_drops_captur
     m.close()
     assert [("confirmed rule" in line) for line in lines[:3]] == [True, True, True]
     assert 3 < len(lines) < 43 and all("unconfirmed" in line for line in lines[3:])
+
+
+def test_used_boost_is_off_and_when_set_lifts_a_used_memory_over_its_twin(cave_home, tmp_path, monkeypatch):
+    from cavemem import Memory
+    from cavemem.memory.capture import feedback, review
+
+    m = Memory(str(tmp_path / "m.db"), scorers=[])
+    a = m.remember("the nightly export job writes parquet files to the lake", project="p", at="2026-01-01")
+    b = m.remember("the weekly billing report job writes csv files for finance", project="p", at="2026-01-01")
+    feedback.record(m, [{"id": b.id, "text": b.text}], "the billing report is csv, for finance")
+
+    def top():
+        return [h["id"] for h in m.recall("which job writes files", project="p")["hits"]]
+
+    assert review.USED_BOOST == 0.0 and set(top()) == {a.id, b.id}
+    unboosted = top()
+    monkeypatch.setattr(review, "USED_BOOST", 0.5)
+    assert unboosted == [a.id, b.id] and top() == [b.id, a.id]
+    m.close()
