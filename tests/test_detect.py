@@ -449,3 +449,17 @@ def test_grep_with_context_lines_is_a_search_result():
         for i in range(1, 7)
     )
     assert detect(groups.encode()) == "search-result"
+
+
+def test_man_page_naming_tags_is_text_and_apt_simulate_is_a_log():
+    man = "".join(
+        f"       --opt{i}\n              Sends the data as the body of the request, part {i}.\n"
+        + ("              Write-out may print <p> and <div> markup with the HTML output.\n" if i % 6 == 0 else "")
+        + "\n"
+        for i in range(40)
+    )
+    assert detect(("CURL(1)    Curl Manual    CURL(1)\n\nNAME\n       curl - transfer a URL\n\n" + man).encode()) == "text"
+    sim = "Reading package lists...\nThe following NEW packages will be installed:\n  liba libb libc\n" + "".join(
+        f"Inst lib{i} (1.{i}-2 Debian:12.15/oldstable [amd64])\n" for i in range(8)
+    ) + "".join(f"Conf lib{i} (1.{i}-2 Debian:12.15/oldstable [amd64])\n" for i in range(8))
+    assert detect(sim.encode()) == "log"

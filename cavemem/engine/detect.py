@@ -27,6 +27,7 @@ _NORMAL_DIFF_LINE = re.compile(
 _CODE_STRUCT_PREFIXES = (b"import ", b"export ", b"package ", b"func ", b"def ", b"const ", b"#include", b"#!", b"//", b"/*")
 _CODE_STRUCT_INNER = (b"\nimport ", b"\nexport ", b"\npackage ", b"\nfunc ", b"\ndef ", b"\nclass ", b"\nconst ")
 _HTML_TAGS = (b"<body", b"<article", b"<main", b"<div", b"<p>", b"<p ")
+_TAG = re.compile(rb"<[a-z/!][^>\n]{0,200}>")
 _KEYWORDS = re.compile(
     rb"\b(?:func|package|import|def|class|function|return|const|let|var|public|private|protected|static|void"
     rb"|struct|interface|namespace|module|fn|impl|trait|export|async|await)\b"
@@ -57,6 +58,8 @@ _LOG_LINE = re.compile(
     # apt's one-letter severities (``W: ...``, ``E: ...``, ``N: ...``) and numbered fetch events
     # (``Get:12 http://...``, ``Hit:3 ...``)
     rb"|(?-i:^[EWN]: \S|^[A-Z][a-z]{1,7}:\d+ \S)"
+    # ``apt-get -s`` (simulate): ``Inst pkg (1.0 Debian:12 [amd64])``, ``Conf``, ``Remv``, ``Purg``
+    rb"|(?-i:^(?:Inst|Conf|Remv|Purg) \S+ [(\[])"
     # strace: ``name(args) = result``
     rb"|(?-i:^(?:\[pid +\d+\] )?[a-z_0-9]+\(.*\) += (?:-?\d|0x|\?))"
     # build / package-manager progress: a line that opens on a verb in -ing (``Collecting``,
@@ -168,7 +171,11 @@ def is_html(data: bytes, trimmed: bytes) -> bool:
         return True
     if has_code_structure(data, trimmed):
         return False
-    return any(t in s for t in _HTML_TAGS) and s.count(b"<") >= 6
+    if not (any(t in s for t in _HTML_TAGS) and s.count(b"<") >= 6):
+        return False
+    # markup, not prose that names a tag (a man page quoting ``<p>``): a tag per four lines
+    head = s[: 1 << 16]
+    return len(_TAG.findall(head)) * 4 >= head.count(b"\n") + 1
 
 
 def _looks_tabular(data: bytes) -> bool:
