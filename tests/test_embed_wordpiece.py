@@ -48,3 +48,14 @@ def test_truncation_keeps_cls_and_sep():
 def test_basic_words_split_like_bert():
     assert basic_words("We run PostgreSQL-16, don't we?") == ["we", "run", "postgresql", "-", "16", ",", "don", "'", "t", "we", "?"]
     assert basic_words("Café 東京") == ["cafe", "東", "京"]
+
+
+def test_shipped_vocab_is_the_tokenizer_json_vocabulary():
+    import hashlib
+
+    import cavemem.embed as embed
+    from cavemem.embed.wordpiece import VOCAB_PATH, vocab_from_tokenizer_json
+
+    assert VOCAB_PATH.read_text(encoding="utf-8") == vocab_from_tokenizer_json()
+    assert hashlib.sha256(VOCAB_PATH.read_bytes()).hexdigest() == embed.VOCAB_SHA256
+    assert embed.VOCAB_SHA256 in (VOCAB_PATH.parent / "NOTICE.txt").read_text()

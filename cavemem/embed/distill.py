@@ -25,7 +25,8 @@ MAGIC = b"CMSTATIC1"
 def distil(out: Path = OUT, dim: int = DIM) -> dict:
     import numpy as np
 
-    from .embedder import TOKENIZER_PATH, Embedder
+    from .embedder import Embedder
+    from .wordpiece import TOKENIZER_PATH
 
     vocab = json.loads(TOKENIZER_PATH.read_text(encoding="utf-8"))["model"]["vocab"]
     n = max(vocab.values()) + 1

@@ -1,6 +1,6 @@
 """Text → sentence vectors with int8 all-MiniLM-L6-v2 on onnxruntime (spec deps.md §5).
 
-Pipeline: pure-Python WordPiece (:mod:`.wordpiece`, shipped ``data/tokenizer.json``, sha256-checked)
+Pipeline: pure-Python WordPiece (:mod:`.wordpiece`, vocabulary of the shipped ``tokenizer.json``, sha256-checked)
 with truncation 256 and padding to the longest text of a batch (pad id 0) → ``input_ids`` / ``attention_mask`` /
 ``token_type_ids`` (zeros) → ``last_hidden_state`` → mean over the attention mask → L2
 normalisation. Vectors are float32, 384-d, unit length, so a dot product is the cosine.
@@ -25,8 +25,8 @@ import os
 import threading
 from pathlib import Path
 
-from . import DIM, ENV_MODEL, MODEL_SHA256, MODEL_SIZE, TOKENIZER_SHA256, EmbedUnavailable, require_installed
-from .wordpiece import TOKENIZER_PATH, WordPiece
+from . import DIM, ENV_MODEL, MODEL_SHA256, MODEL_SIZE, VOCAB_SHA256, EmbedUnavailable, require_installed
+from .wordpiece import TOKENIZER_PATH, VOCAB_PATH, WordPiece  # noqa: F401 - TOKENIZER_PATH: the pinned source
 
 MAX_TOKENS = 256
 BATCH_SIZE = 64
@@ -126,8 +126,8 @@ class Embedder:
                 raise EmbedUnavailable(f"semantic recall's onnxruntime/numpy do not import: {exc}") from exc
             model = model_file()
             verify_file(model, MODEL_SIZE, MODEL_SHA256, "embedding model", remember=True)
-            verify_file(TOKENIZER_PATH, None, TOKENIZER_SHA256, "tokenizer.json")
-            self._np, self._ort, self._model, self._tokenizer = np, ort, model, WordPiece(TOKENIZER_PATH)
+            verify_file(VOCAB_PATH, None, VOCAB_SHA256, "vocab.txt")
+            self._np, self._ort, self._model, self._tokenizer = np, ort, model, WordPiece(VOCAB_PATH)
             self._session = self._open(optimise=self.quick_runs <= 0)
             return self
 

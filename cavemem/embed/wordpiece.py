@@ -5,7 +5,9 @@ a dozen words of a query. This reproduces the file's pipeline (BertNormalizer wi
 CJK splitting, accent stripping and lower case; BertPreTokenizer; WordPiece with ``##``
 continuations, ``[UNK]`` for words over 100 characters or with no cut) and the ids equal the
 Rust tokenizer's (``tests/test_embed_wordpiece.py`` compares them on realistic text).
-Parsing the vocabulary is the whole load cost (~30 ms); words are cached per process.
+The vocabulary is read from ``data/vocab.txt`` (one token a line, line number = id, written from
+``tokenizer.json`` by ``python -m cavemem.embed.wordpiece``): ~10 ms where parsing the JSON took
+~45 ms of every cold recall. Words are cached per process.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import unicodedata
 from pathlib import Path
 
 TOKENIZER_PATH = Path(__file__).parent / "data" / "tokenizer.json"
+VOCAB_PATH = Path(__file__).parent / "data" / "vocab.txt"
 MAX_WORD = 100  # max_input_chars_per_word of the file
 MAX_CHARS = 8192  # characters beyond this cannot reach a 256-token window; cutting keeps huge texts cheap
 CLS, SEP, UNK = "[CLS]", "[SEP]", "[UNK]"
@@ -76,7 +79,7 @@ def basic_words(text: str) -> list[str]:
 class WordPiece:
     """The vocabulary and the greedy longest-match cut. Thread-safe lazy load."""
 
-    def __init__(self, path: Path = TOKENIZER_PATH):
+    def __init__(self, path: Path = VOCAB_PATH):
         self.path = path
         self._lock = threading.Lock()
         self._vocab: dict[str, int] | None = None
@@ -87,7 +90,8 @@ class WordPiece:
         if self._vocab is None:
             with self._lock:
                 if self._vocab is None:
-                    self._vocab = json.loads(self.path.read_text(encoding="utf-8"))["model"]["vocab"]
+                    tokens = self.path.read_text(encoding="utf-8").split("\n")
+                    self._vocab = {token: i for i, token in enumerate(tokens)}
         return self._vocab
 
     def word_ids(self, word: str) -> tuple[int, ...]:
@@ -131,11 +135,15 @@ class WordPiece:
         return [vocab[CLS], *self.token_ids(text)[: max_tokens - 2], vocab[SEP]]
 
 
-_SHARED: WordPiece | None = None
+def vocab_from_tokenizer_json(path: Path = TOKENIZER_PATH) -> str:
+    """``vocab.txt``'s content: the tokens of ``tokenizer.json`` in id order (ids are 0..n-1)."""
+    vocab = json.loads(path.read_text(encoding="utf-8"))["model"]["vocab"]
+    tokens = sorted(vocab, key=vocab.__getitem__)
+    if [vocab[t] for t in tokens] != list(range(len(tokens))) or any("\n" in t for t in tokens):
+        raise ValueError("tokenizer.json vocabulary is not a dense id range of one-line tokens")
+    return "\n".join(tokens)
 
 
-def shared_wordpiece() -> WordPiece:
-    global _SHARED
-    if _SHARED is None:
-        _SHARED = WordPiece()
-    return _SHARED
+if __name__ == "__main__":
+    VOCAB_PATH.write_text(vocab_from_tokenizer_json(), encoding="utf-8")
+    print(f"wrote {VOCAB_PATH}")
