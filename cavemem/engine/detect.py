@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from ..gocompat import json_valid, trim_space_bytes
+from ..formats import remember_last_answer
 from .wrappers import unwrap
 
 AUTO_TYPES = ("json", "terminal", "diff", "html", "tabular", "code", "log", "search-result", "config", "text")
@@ -225,6 +226,7 @@ def _symbol_dense(data: bytes) -> bool:
     return visible > 0 and 50 * len(_CODE_SYMBOLS.findall(head)) >= visible
 
 
+@remember_last_answer
 def is_log(data: bytes) -> bool:
     return _lines_vote(data, _LOG_LINE.search, min_lines=4, min_hits=3, share_den=2) or _test_report(data)
 
@@ -277,8 +279,16 @@ def _lines_vote(data: bytes, hit, *, min_lines: int, min_hits: int, share_den: i
     total = len(lines)
     if total < min_lines:
         return False
-    matches = sum(1 for line in lines if hit(line))
-    return matches >= min_hits and matches * share_den >= total
+    need = max(min_hits, -(-total // share_den))
+    matches = 0
+    for seen, line in enumerate(lines, 1):  # stop as soon as the verdict is certain
+        if hit(line):
+            matches += 1
+            if matches >= need:
+                return True
+        elif matches + (total - seen) < need:
+            return False
+    return False
 
 
 def _looks_config(data: bytes) -> bool:
