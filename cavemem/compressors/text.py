@@ -27,6 +27,7 @@ from .base import QueryCompressor
 from .lineends import splice_dropped, split_lines
 from .redundancy import keep_non_redundant
 from .relevance import TEXT_LIMIT, keep_query_relevant
+from .text_outline import budget, outline
 
 KEEP_HEAD = 2
 KEEP_TAIL = 2
@@ -170,7 +171,17 @@ class TextCompressor(QueryCompressor):
         if len(trim_space(text).encode("utf-8")) < MIN_BYTES:
             return None
         if _looks_html(text):
-            text = strip_html_noise(text)
+            return self._sections(strip_html_noise(text), query)
+        out = self._sections(text, query)
+        limit = budget(len(data))
+        if out is None or len(out) > limit:
+            short = outline(text, limit, query)
+            if short is not None and len(short.encode("utf-8")) < len(out or data):
+                return short.encode("utf-8")
+        return out
+
+    def _sections(self, text: str, query: str) -> bytes | None:
+        """The reference stage, then the prose stage when it saves little (module note)."""
         sections = split_sections(text)
         n = len(sections)
         if n <= MIN_SECTIONS:
