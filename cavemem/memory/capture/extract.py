@@ -31,7 +31,7 @@ class Candidate:
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})[^\n]*\n.*?^[ \t]*\1[ \t]*$", re.M | re.S)
 _TAGS = re.compile(r"<(system-reminder|cavemem-context|thinking|private)\b[^>]*>.*?</\1\s*>", re.S | re.I)
 _REMEMBER = re.compile(r"<remember(?:\s[^>]*)?>(.*?)</remember\s*>", re.S | re.I)
-_SPLIT = re.compile(r"(?<=[.!;])\s+(?=[A-Z`*\"'(])|\n+")
+_SPLIT = re.compile(r"(?<=[.!;])\s+(?=[A-Z`*\"'(])|(?<=[.!?])\s+(?=[a-z])|\n+")
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
 _EXPLICIT = re.compile(r"^\s*(?:please\s+)?(?:remember\s*:|remember\s+(?:that\s+)?(?=\S)|note\s+to\s+self\s*:)\s*", re.I)
 
@@ -48,8 +48,19 @@ _PREF = re.compile(
     r"(?:convention|house\s+style|style\s+rule|rule\s+of\s+thumb)\s*:|"
     r"(?:that'?s|that\s+is|it'?s|this\s+is)\s+(?:our|the)\s+(?:house\s+style|style|convention|rule|policy|standard|norm)|"
     r"(?:every|each|all|any)\s+[\w-]+(?:\s+[\w-]+)?\s+(?:must|should|needs?|has\s+to|have\s+to)\b|"
-    r"we\s+(?:always|never)|no\s+more\s+\w+|"
+    r"we\s+(?:always|never)|no\s+more\s+\w+|(?:is|are|be|stay|stays)\s+(?:always|never)|"
+    r"(?:ping|ask|tell|check\s+with)\s+me\s+(?:before|first)|(?:house\s+)?rules?(?:\s+for\s+(?:this|the|our)\s+[\w-]+)?\s*:|"
+    r"\bno\s+[\w.-]+(?:\s+[\w.-]+)?\s+(?:please|anywhere|ever|by\s+hand)|(?:^|[,;]\s*)no\s+[\w.-]+(?:[ \t]+[\w.-]+){0,2}[ \t]*[.!]?$|"
+    r"^(?:please\s+)?(?:use|pick|keep)\s+\S+.*?(?:,\s*not|\binstead\s+of|\brather\s+than)|"
+
     r"we\s+use\s+[\w.-]+,\s+(?:never|not)\s+[\w.-]+|i\s+(?:don't|do\s+not)\s+want|we\s+(?:don't|do\s+not)\s+(?:use|want|allow))(?=\W|$)", re.I | re.M)
+# After facts: a plain first-person statement of practice ("we use goose to apply them", "we support the
+# last 2 versions of safari") or a topic line ("errors: anyhow in the binary, thiserror in the library").
+_PRACTICE = re.compile(r"\b(?:we|i)\s+(?:use|support|target|ship|deploy|host|track|run|build|test|write|keep|store|follow|squash|tag|"
+                       r"version|apply|release|invoice|bill|sign|lint|format|review|merge|rebase)\s+(?!it\b|this\b|that\b|them\b)\S+[^.?!]{6,}", re.I)
+_TOPIC = re.compile(r"^(?:for\s+)?(?P<topic>[a-z][\w -]{1,24}?)\s*:\s+(?P<rest>\S.{7,})$", re.I)
+_NOT_TOPIC = re.compile(r"\b(?:error|warning|exception|traceback|fatal|info|debug|note|fyi|q|question|update|edit|ps|re|also|"
+                        r"todo|step|output|log|result|reason|answer|example|e\.g|i\.e|https?|update)$|error$", re.I)
 _DVERB = (r"(?:go\s+(?:with|for)|use|adopt|switch\s+(?:over\s+)?to|move\s+(?:over\s+)?to|migrate\s+to|standardi[sz]e\s+on|"
           r"stick\s+with|keep|stay\s+(?:on|with)|pick|choose|settle\s+on|drop|replace|retire|ditch|deprecate)")
 _DING = (r"(?:going\s+with|using|adopting|switching\s+(?:over\s+)?to|moving\s+(?:over\s+)?to|migrating\s+to|standardi[sz]ing\s+on|"
@@ -64,9 +75,12 @@ _ASSISTANT_DECISION = re.compile(r"^\W*decision\s*\W*:", re.I)
 _CAUSE = re.compile(r"\b(?:root\s+cause|the\s+cause\s+(?:was|is)|was\s+caused\s+by|is\s+caused\s+by|the\s+bug\s+(?:was|is)|"
                     r"the\s+problem\s+(?:was|is)|the\s+issue\s+(?:was|is))(?=\W|$)", re.I)
 _FIX = re.compile(r"\b(?:fixed\s+(?:it\s+)?by|the\s+fix\s+(?:was|is)|fix\s*:|i\s+fixed|to\s+fix\s+(?:it|this)|fixed\s+(?:it|this)\s+by|"
+                  r"i(?:'ve|\s+have)?\s+(?:rewrote|rewritten|replaced|changed|wrapped|enabled|disabled|removed|reverted|pinned|bumped|"
+                  r"switched|moved|added|set|raised|lowered|increased|decreased|escaped|guarded)\b|"
                   r"the\s+solution\s+(?:was|is)|resolved\s+by)(?=\W|$)", re.I)
-_SYMPTOM = re.compile(r"\b(?:error|errors|fail(?:s|ed|ing)?|crash(?:es|ed|ing)?|exception|traceback|broken|hangs?|"
-                      r"timed?\s*out|timeout|401|403|404|500|502|503|segfault|panic|leak)\b", re.I)
+_SYMPTOM = re.compile(r"\b(?:error|errors|\w+Error|fail(?:s|ed|ing)?|crash(?:es|ed|ing)?|exception|traceback|broken|hangs?|"
+                      r"timed?\s*out|timeout|401|403|404|500|502|503|segfault|panic|leak|oom(?:s|ing|ed)?|out\s+of\s+memory|blank|"
+                      r"(?:doesn't|does\s+not|won't|can't|cannot|isn't)\s+(?:work|load|start|render|build|compile|connect)|not\s+working)\b")
 _CREDENTIAL = re.compile(r"\b(?:password|passwd|passphrase|secret|token|api[\s_-]?key|credentials?|creds)\b", re.I)
 _OPTION_MARK = re.compile(r"(?:^|(?<=\s))(?:\*\*)?(?:option\s+)?\(?([A-D])(?:\)|\.|:|\*\*:?)(?:\*\*)?\s+(?=\S)", re.M)
 _PICK = re.compile(r"^\W*(?:option\s+)?\(?([A-Da-d])\)?\s*(?:[.,:)!-](?:\s|$)|$)|^\W*([B-D])\s|\b(?:go(?:ing)?\s+with|pick(?:ing)?|choose|take|prefer)\s+"
@@ -81,11 +95,22 @@ _VERB = (r"(?:still\s+|now\s+|also\s+)?(?:is|are|runs?|listens|lives?|sits|uses|
          r"[a-z]+s\s+(?:from|to|on|at|in|into|via|against|through|off|with))")
 _PORT = re.compile(r"^(?P<subj>.{2,60}?)\s+" + _VERB + r"\b.{0,30}?\bport\s+(?P<val>\d{2,5})\b", re.I)
 _HOST = re.compile(r"^(?P<subj>.{2,60}?)\s+" + _VERB + r"\b.{0,40}?(?:\bat\s+|\bon\s+|\bto\s+|\s)`?(?:[a-z][a-z0-9+]*://)?(?P<val>[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|io|org|dev|internal|local|lan|cloud))\b", re.I)
-_PATH = re.compile(r"^(?P<subj>.{2,60}?)\s+" + _VERB + r"\b.{0,20}?(?:\bin\s+|\bat\s+|\bunder\s+|\bto\s+)`?(?P<val>~?/[\w.@-]+(?:/[\w.@-]+)+/?)", re.I)
+_PATH = re.compile(r"^(?P<subj>.{2,60}?)\s+" + _VERB + r"\b.{0,20}?(?:\bin\s+|\bat\s+|\bunder\s+|\bto\s+|\binto\s+)`?"
+                   r"(?P<val>~?/[\w.@-]+(?:/[\w.@-]+)+/?|(?!and/|or/)[a-z_][\w.-]*/[\w.@-]+(?:/[\w.@-]+)*/?)", re.I)
+# a bare port: "the service listens on 7070", "it's served on :8008"
+_PORT_BARE = re.compile(r"^(?P<subj>.{2,60}?)\s+(?:now\s+)?(?:listens|runs|serves|binds|is\s+(?:served|exposed|reachable|bound))\s+"
+                        r"(?:on|at|to)\s+:?(?P<val>\d{2,5})\b(?![.:/]\d)", re.I)
+_IP = re.compile(r"^(?P<subj>.{2,60}?)\s+" + _VERB + r"\b.{0,30}?\b(?P<val>(?:\d{1,3}\.){3}\d{1,3})\b", re.I)
+# "experiments are tracked in wandb": which tool does a job
+_TOOL = re.compile(r"^(?P<subj>.{2,40}?)\s+(?:is|are)\s+(?:tracked|stored|kept|logged|managed|hosted|handled|scheduled|monitored|"
+                   r"orchestrated|built|deployed|released|tested|served|versioned)\s+(?:in|on|with|by|through|via)\s+(?P<val>[\w.@/-]{2,40})", re.I)
 _VERSION = re.compile(r"\b(?:we'?re\s+(?:on|using|running)|we\s+(?:are\s+on|use|run|target|pin)|(?:is|are)\s+pinned\s+to|upgraded\s+to|"
                       r"bumped\s+to|moved\s+to|requires|version\s+is|standardi[sz]ed\s+on|(?:is|are)\s+on|runs?|running|uses|using)\s+"
                       r"(?P<subj>[A-Za-z][\w.+-]{1,24})\s+v?(?P<val>\d+(?:\.\d+){1,2})\b", re.I)
 _VERSION_MIN = re.compile(r"\b(?:targets?|targeting|minimum(?:\s+is)?|min\.?|require|requires)\s+(?:is\s+)?(?P<subj>[A-Za-z][\w.+-]{1,24})\s+v?(?P<val>\d+(?:\.\d+){0,2})\b", re.I)
+_VERSION3 = re.compile(r"\b(?P<subj>[A-Za-z][\w.+-]{1,24})\s+version\b[^.?!\d]{0,30}?\bv?(?P<val>\d+(?:\.\d+){1,2})\b", re.I)
+_VERSION_IN = re.compile(r"\b(?:in|with|on)\s+(?P<subj>[A-Z][\w.+-]{1,24})\s+v?(?P<val>\d{1,2}(?:\.\d+){0,2})\b"
+                         r"(?!\s*(?:%|ms|s\b|min|minutes|hours|days|weeks|gb|mb|kb|files|rows|items|tests|users|nodes))")
 _VERSION2 = re.compile(r"\b(?P<subj>[A-Za-z][\w.+-]{1,24})\s+(?:is\s+now|is|stays)\s+(?:pinned\s+(?:to|at)\s+|at\s+)?v?(?P<val>\d+(?:\.\d+){1,2})\b", re.I)
 _CMD_VERBS = r"run|build|deploy|start|test|lint|format|migrate|preview|serve|release|publish|install|seed|reset|bench|typecheck|check|generate|regenerate|bootstrap|package|debug|profile|restart|rebuild|clean"
 _COMMAND = re.compile(r"\b(?:" + _CMD_VERBS + r")\b[^`]{0,40}?\b(?:with|using|via|by\s+running|is|:)\s+`(?P<val>[^`\n]{3,80})`", re.I)
@@ -108,12 +133,17 @@ def clean_text(text: str) -> str:
 
 
 def sentences(text: str) -> list[str]:
-    out = []
+    """Sentences of ``text``; a lower-case piece after a full sentence continues it ("… main
+    branch. no kubectl apply by hand"), after a one-to-three-word interjection ("ugh safari.") it
+    starts anew."""
+    pieces: list[str] = []
     for part in _SPLIT.split(text):
         part = _BULLET.sub("", part).strip().strip("*").strip()
-        if 12 <= len(part) <= MAX_SENTENCE:
-            out.append(part)
-    return out
+        if part and part[0].islower() and pieces and len(pieces[-1].split()) > 3 and pieces[-1][-1:] in ".!":
+            pieces[-1] += " " + part
+        elif part:
+            pieces.append(part)
+    return [p for p in pieces if 12 <= len(p) <= MAX_SENTENCE]
 
 
 def _subject(raw: str) -> str:
@@ -121,16 +151,30 @@ def _subject(raw: str) -> str:
     return " ".join(words[-3:])
 
 
+_CONTRACTION = re.compile(r"\b(it|that|there|what|here|who)'s\b", re.I)
+_PRONOUN = re.compile(r"(?:^|,\s*)(?:it|they|that|this|which|its)\s*$", re.I)
+_VERBISH = re.compile(r"\s(?:got|gets|is|are|was|were|has|had|moved|changed|runs?|lives?|went)\b.*$", re.I)
+
+
+def _fact_subject(raw: str) -> str:
+    """The subject words; for "the NAS got a new name, it" the thing the pronoun stands for."""
+    if _PRONOUN.search(raw):
+        head = _VERBISH.sub("", re.split(r",", raw, maxsplit=1)[0])
+        return _subject(head) if head.strip() and not _PRONOUN.fullmatch(head.strip()) else ""
+    return _subject(raw.rsplit(":", 1)[-1] if ":" in raw else raw)
+
+
 def fact_of(sentence: str) -> tuple[str, str] | None:
     """(entity key, value) when the sentence states a port, host, path, version or command."""
     if sentence.rstrip().endswith("?"):
         return None
-    flat = sentence.replace("`", "")
-    for attr, rx in (("port", _PORT), ("host", _HOST), ("path", _PATH)):
+    flat = _CONTRACTION.sub(lambda m: m.group(1) + " is", sentence.replace("`", ""))
+    for attr, rx in (("port", _PORT), ("port", _PORT_BARE), ("host", _HOST), ("host", _IP), ("path", _PATH), ("tool", _TOOL)):
         m = rx.search(flat)
-        if m and _subject(m.group("subj")):
-            return f"{attr}:{_subject(m.group('subj'))}", m.group("val")
-    for rx in (_VERSION, _VERSION2, _VERSION_MIN):
+        subj = _fact_subject(m.group("subj")) if m else ""
+        if m and (subj or attr == "port"):
+            return f"{attr}:{subj or 'main'}", m.group("val")  # an unnamed service is the project's own
+    for rx in (_VERSION, _VERSION3, _VERSION2, _VERSION_IN, _VERSION_MIN):
         m = rx.search(flat)
         if m and m.group("subj").lower() not in _STOP and not m.group("subj")[0].isdigit():
             return f"version:{m.group('subj').lower()}", m.group("val")
@@ -154,7 +198,8 @@ def schedule_of(sentence: str) -> tuple[str, str] | None:
 
 
 _FOR = re.compile(r"\bfor\s+(?:the\s+|our\s+)?(?P<scope>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s*(?=[,.;]|$)", re.I)
-_LEAD = re.compile(r"^\W*(?:(?:quick\s+one|fyi|btw|also|and|so|ok|okay|yeah|yes|hmm|well|oh|yo|hey|hi|actually)\b\W*)+", re.I)
+_LEAD = re.compile(r"^\W*(?:(?:quick\s+one|heads\s+up|fyi|btw|also|and|so|ok|okay|yeah|yes|hmm|well|oh|yo|hey|hi|nice|cool|great|"
+                   r"perfect|ugh|actually)\b\W*)+", re.I)
 _ASK = re.compile(r"^(?:can|could|would)\s+you\s+(?:please\s+)?(?:check|look\s+(?:at|into)|see|find\s+out|figure\s+out)\s+(?:why\s+)?", re.I)
 _CLAUSE = re.compile(r"\s*(?:;|,\s*and\s+|\s+and\s+(?=(?:we|the|our|its?|staging|prod\w*|processed|raw)\b)|,\s*so\s+|,\s*(?=the\s))\s*", re.I)
 
@@ -221,8 +266,20 @@ def from_user(msg: Message, body: str, options: dict[str, str] | None = None) ->
         elif _PREF.search(s):
             out.append(Candidate(_finish(s), "preference", "preference", 0.8, msg.uuid))
         else:
-            out.extend(facts_in(msg, s, 0.7))
+            found = [c for clause in _CLAUSE.split(s) for c in (facts_in(msg, clause, 0.7) or _practice(msg, strip_lead(clause)))]
+            out.extend(found or _practice(msg, s))
     return out
+
+
+def _practice(msg: Message, sentence: str) -> list[Candidate]:
+    """A topic line or a first-person statement of practice: a convention, scoped by its topic."""
+    m = _TOPIC.match(sentence)
+    if m and not _NOT_TOPIC.search(m.group("topic")) and not _SYMPTOM.search(sentence):
+        entity = "decision:" + _subject(m.group("topic")) if _subject(m.group("topic")) else None
+        return [Candidate(_finish(sentence), "preference", "preference", 0.7, msg.uuid, entity)]
+    if _PRACTICE.search(sentence):
+        return [Candidate(_finish(sentence), "preference", "preference", 0.7, msg.uuid)]
+    return []
 
 
 def facts_in(msg: Message, sentence: str, confidence: float) -> list[Candidate]:
