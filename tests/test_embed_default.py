@@ -71,3 +71,34 @@ def test_import_defers_embedding_and_the_next_recall_catches_up(run_cli, cave_ho
     assert len(vectors(cave_home)) == 2
     status = json.loads(run_cli("cavemem", "embed", "status", "--json").stdout)
     assert status["enabled"] and status["vectors"] == status["memories"] == 2
+
+
+HEAVY = ("numpy", "onnxruntime", "tokenizers")
+
+
+def imported_heavy(*args: str, stdin: bytes = b"", cwd=None) -> set[str]:
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "cavemem", *args], input=stdin,
+                          capture_output=True, timeout=120, cwd=cwd)
+    assert proc.returncode == 0, proc.stderr[-800:]
+    names = {line.split("|")[-1].strip() for line in proc.stderr.decode().splitlines() if line.startswith("import time:")}
+    return {n.split(".")[0] for n in names} & set(HEAVY)
+
+
+def test_hot_commands_never_load_the_model_while_semantic_recall_is_on(run_cli, tmp_path):
+    assert os.environ.get("CAVEMAN_EMBED") is None
+    assert recall(run_cli, "anything at all", "--all") == []  # creates the store and its sidecar
+    src = tmp_path / "in.jsonl"
+    src.write_text(json.dumps({"text": "imported while semantic recall is on", "project": ""}) + "\n")
+    log = b"2024-01-01 INFO started\n" * 50
+    assert imported_heavy("remember", "--global", "the deploy key lives in vault") == set()
+    assert imported_heavy("import", str(src)) == set()
+    assert imported_heavy("compress", stdin=log) == set()
+    assert imported_heavy("detect", stdin=log) == set()
+    handle = run_cli("cavemem", "compress", input=log).report["recovery_handle"]
+    assert imported_heavy("retrieve", handle) == set()
+    payload = json.dumps({"cwd": str(tmp_path), "prompt": "where is the deploy key?"}).encode()
+    assert imported_heavy("hook", "claude-code", "user-prompt", stdin=payload) == set()  # hooks rank lexically
+    assert imported_heavy("recall", "--all", "where is the deploy key?") == {"numpy", "onnxruntime"}
