@@ -280,6 +280,9 @@ def test_bad_or_pathological_input_is_fast_and_safe(raw):
     assert time.perf_counter() - t0 < 10
     if got is not None:
         out, meta = got
+        if meta.method == "elision":  # a long string cut to its excerpt: still the same keys
+            assert b"chars elided (caveman)" in out and json.loads(out).keys() == json.loads(raw).keys()
+            return
         assert meta.method in ("minify", "toon")
         assert json.loads(out) == json.loads(raw) if meta.method == "minify" else codec.round_trips(raw, out)
 

@@ -35,6 +35,7 @@ from .relevance import RELEVANCE_THRESHOLD, ranked_candidates
 ELIDED_KEY = "__caveman_elided__"
 INVARIANTS_KEY = "__caveman_invariants__"
 NOTE_KEY = "__caveman_note__"
+IDS_KEY = "__caveman_ids__"
 
 ARRAY_THRESHOLD = 8
 KEEP_FIRST = 3
@@ -94,6 +95,46 @@ def error_state_indices(docs: list[str]) -> set[int]:
     raw newline, so line numbers are doc indices)."""
     blob = "\n".join(docs).encode("utf-8")
     return line_indices(blob, word_hit_positions(blob.lower(), ERROR_WORDS))
+
+
+_ID_FIELD = re.compile(r"id|_id|\w+_id|uuid|key|name|slug|version", re.I | re.ASCII)
+MAX_ID_CHARS = 64
+IDS_SHARE_DEN = 3  # the id listing costs at most a third of the bytes it stands for
+
+
+def _covered_fields(summary: str) -> set[str]:
+    """Fields the summary already enumerates (``order_id: ord-004..ord-009 all 6 present``)."""
+    return {e.split(": ", 1)[0] for e in summary.split("; ") if e.endswith(" present")} if summary else set()
+
+
+def elided_ids(arr: list, start: int, stop: int, elided_bytes: int, covered: set[str] = frozenset()) -> tuple[str, set[str]]:
+    """The identities of the elided records ``arr[start:stop]`` — their id-like string fields
+    (``id``, ``name``, ``version``, ``*_id`` …), one ``name version`` entry per record — so a
+    record can still be found by what names it; "" when they are not records, carry no such
+    field, or the listing would cost more than a third of what it hides. Also the names of the
+    fields listed."""
+    rows = []
+    fields: set[str] = set()
+    budget = elided_bytes // IDS_SHARE_DEN
+    size = 0
+    for e in arr[start:stop]:
+        if not isinstance(e, dict):
+            return "", set()
+        vals = []
+        for k in sorted(e):
+            v = e[k]
+            if type(v) is not str or _ID_FIELD.fullmatch(k) is None or k in covered:
+                continue  # numbers (JSONNumber) are left to the marker's ``range id=3..9``
+            if 0 < len(v) <= MAX_ID_CHARS and "caveman" not in v and v.isprintable():
+                vals.append(v)
+                fields.add(k)
+        if vals:
+            row = " ".join(vals)
+            size += len(row) + 2
+            if size > budget:
+                return "", set()
+            rows.append(row)
+    return ", ".join(rows), fields
 
 
 class _Elision:
@@ -177,6 +218,11 @@ class _Elision:
             out.extend(self.transform(e, False) for e in arr[start:stop])
             return
         marker: dict = {ELIDED_KEY: stop - start}
+        ids, fields = elided_ids(arr, start, stop, elided_bytes, _covered_fields(summary))
+        if ids:
+            marker[IDS_KEY] = ids
+            # "name: 13 distinct, item-10..item-9" says less than the listing itself
+            summary = "; ".join(e for e in summary.split("; ") if e.split(": ", 1)[0] not in fields) if summary else ""
         if summary:
             marker[INVARIANTS_KEY] = summary
         if not self.collapsed and elided_bytes >= ELISION_NOTE_MIN_ELIDED_BYTES:

@@ -6,7 +6,8 @@ The spec's best-of strategy (engine-compressors §2.7, then only behind
 for the TOON dialect, yet is pretty-printed, so the reference passed it through whole. This
 strategy is now the default ``json`` compressor and weighs every candidate:
 
-- **elision** (:mod:`.json_elision`, lossy, query-aware): long arrays collapsed to markers;
+- **elision** (:mod:`.json_elision`, lossy, query-aware): long arrays collapsed to markers,
+  then long string values (READMEs, HTML manuals) cut to an excerpt (:mod:`.json_strings`);
 - **toon** (lossless): the proven caveman TOON dialect (:func:`.json_lossless.toon`);
 - **minify** (lossless): the document without insignificant whitespace, key order and number
   literals as written (:func:`.json_lossless.minify`).
@@ -75,6 +76,17 @@ class JSONStrategy(Compressor):
         return bytes(out), Metadata(method=meta.method or "elision", lossless_to_model=False, recovery_metadata=meta.recovery_metadata)
 
     @staticmethod
+    def _shorten(elided: tuple[bytes, Metadata] | None, data: bytes, query: str) -> tuple[bytes, Metadata] | None:
+        """The elided document (or, when no array was elided, the input) with its long string
+        values cut to an excerpt (:mod:`.json_strings`); ``elided`` when none is long."""
+        from .json_strings import shorten_document
+
+        cut = shorten_document(elided[0] if elided is not None else data, query)
+        if cut is None:
+            return elided
+        return cut, Metadata(method="elision", lossless_to_model=False, recovery_metadata=elided[1].recovery_metadata if elided else b"")
+
+    @staticmethod
     def _lossless(data: bytes) -> list[tuple[bytes, Metadata]]:
         """The lossless candidates in tie-break order."""
         out = []
@@ -87,7 +99,7 @@ class JSONStrategy(Compressor):
         return out
 
     def compress_with_metadata(self, data: bytes, query: str) -> tuple[bytes, Metadata] | None:
-        elided = self._elide(data, query)
+        elided = self._shorten(self._elide(data, query), data, query)
         if len(data) > LOSSLESS_MAX_BYTES:
             if elided is not None:
                 return elided
