@@ -183,6 +183,16 @@ def db_backend(request, monkeypatch, pg_base_url):
         monkeypatch.delenv("CAVEMAN_DB_URL", raising=False)
         yield None
         return
+    yield from _fresh_pg_schema(monkeypatch, pg_base_url)
+
+
+@pytest.fixture
+def pg_url(monkeypatch, pg_base_url):
+    """PostgreSQL-only tests: the URL of a fresh schema (exported as ``CAVEMAN_DB_URL``)."""
+    yield from _fresh_pg_schema(monkeypatch, pg_base_url)
+
+
+def _fresh_pg_schema(monkeypatch, pg_base_url):
     base, reason = pg_base_url
     if base is None:
         if os.environ.get("CAVEMAN_TEST_PG_REQUIRED") == "1":

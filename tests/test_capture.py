@@ -13,6 +13,9 @@ from cavemem.memory.capture import archive, capture_transcript, extract
 from cavemem.memory.capture.transcript import read_from
 from cavemem.store.ccr import open_ccr
 
+# every test runs on SQLite and on PostgreSQL (conftest.db_backend)
+pytestmark = pytest.mark.usefixtures("db_backend")
+
 DATA = os.path.join(os.path.dirname(__file__), "data", "transcripts")
 
 
@@ -151,3 +154,32 @@ def test_schedules_directional_verbs_and_named_conventions():
                                 ("u", "We should standardise on httpx for outbound calls.")))
     assert [(c.kind, c.entity) for c in got] == [("fact", "schedule:backups"), ("fact", "host:exporter"),
                                                  ("preference", None), ("decision", "decision:outbound calls")]
+
+
+def test_turn_rules_short_answers_confirmed_fixes_and_corrections():
+    pick = extract.extract(_msgs(("u", "Do we log with structlog or loguru?"), ("a", "structlog: JSON out of the box."),
+                                 ("u", "structlog, obviously")))
+    assert [c.text for c in pick] == ["Structlog, obviously. (answering: Do we log with structlog or loguru?)"]
+    fix = _msgs(("u", "the worker keeps crashing with MemoryError on big uploads"),
+                ("a", "I switched the upload handler to stream chunks of 1 MiB instead of reading the whole body."),
+                ("u", "works now, thanks"))
+    assert [c.capture_kind for c in extract.extract(fix)] == ["bugfix"]
+    assert extract.extract(fix[:2] + _msgs(("u", "still crashing"))) == []
+    corr = extract.extract(_msgs(("u", "The report job runs every Monday at 07:00."), ("u", "actually make it 08:30")))
+    assert [c.text for c in corr] == ["The report job runs every Monday at 07:00.", "The report job runs every Monday at 08:30."]
+    assert corr[0].entity == corr[1].entity
+
+
+def test_from_a_to_b_and_a_narrower_subject_supersede_the_memory_they_replace(tmp_path, stores):
+    mem, ccr = stores
+    p = tmp_path / "t.jsonl"
+    p.write_text(_line("user", "u1", "Builds are tested in Jenkins.")
+                 + _line("user", "u2", "The billing api is at billing.acme.dev for production."))
+    first = capture_transcript(mem, str(p), ccr=ccr, project="proj").stored
+    with open(p, "a") as fh:
+        fh.write(_line("user", "u3", "We're moving CI from Jenkins to GitHub Actions.")
+                 + _line("user", "u4", "The production api moved to api.billing.acme.dev.")
+                 + _line("user", "u5", "The staging api is at staging.billing.acme.dev."))
+    got = capture_transcript(mem, str(p), ccr=ccr, project="proj").stored
+    assert [g["status"] for g in got] == ["superseded", "superseded", "new"]
+    assert [g.get("supersedes") for g in got[:2]] == [first[0]["id"], first[1]["id"]]

@@ -12,6 +12,9 @@ import pytest
 
 from conftest import cli_argv
 
+# every test runs on SQLite and on PostgreSQL (conftest.db_backend)
+pytestmark = pytest.mark.usefixtures("db_backend")
+
 DATA = Path(__file__).parent / "data" / "transcripts"
 
 

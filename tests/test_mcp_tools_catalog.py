@@ -10,6 +10,9 @@ import pytest
 from cavemem.errors import EXIT_CODES
 from cavemem.mcp.tools import SPECS, Tools
 
+# every test runs on SQLite and on PostgreSQL (conftest.db_backend)
+pytestmark = pytest.mark.usefixtures("db_backend")
+
 
 @pytest.fixture
 def tools(tmp_path):

@@ -8,6 +8,9 @@ from pathlib import Path
 
 import pytest
 
+# every test runs on SQLite and on PostgreSQL (conftest.db_backend)
+pytestmark = pytest.mark.usefixtures("db_backend")
+
 
 @pytest.fixture
 def cli(tmp_path, run_cli):

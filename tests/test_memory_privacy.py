@@ -14,6 +14,9 @@ from hypothesis import strategies as st
 
 from cavemem.memory.privacy import clean, redact, strip_private
 
+# every test runs on SQLite and on PostgreSQL (conftest.db_backend)
+pytestmark = pytest.mark.usefixtures("db_backend")
+
 # (kind, text containing the secret, the secret itself) — at least one per supported format
 SECRETS = [
     ("aws_access_key_id", "aws key AKIAIOSFODNN7EXAMPLE in the config", "AKIAIOSFODNN7EXAMPLE"),

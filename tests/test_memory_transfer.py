@@ -15,6 +15,9 @@ from cavemem import Memory
 
 from conftest import cli_argv
 
+# every test runs on SQLite and on PostgreSQL (conftest.db_backend)
+pytestmark = pytest.mark.usefixtures("db_backend")
+
 
 def _store(tmp_path, name: str) -> Memory:
     return Memory(str(tmp_path / f"{name}.db"), cwd=str(tmp_path))

@@ -43,6 +43,7 @@ COMMANDS.update(
         "sessions": ("cavemem.cli.commands.capture:sessions", "archived Claude Code sessions (list, show ID [--raw])"),
         "review": ("cavemem.cli.commands.capture:review", "captured memories to accept, edit or reject"),
         "doctor": ("cavemem.cli.commands.doctor:run", "check store health, capture, hooks and semantic recall; exit 0 when healthy"),
+        "migrate": ("cavemem.cli.commands.migrate:run", "copy the stores between SQLite and PostgreSQL, verified (resumable)"),
     }
 )
 

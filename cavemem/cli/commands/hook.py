@@ -154,7 +154,7 @@ def handle(name: str, raw: bytes) -> dict | None:
     if name in claude_code.CAPTURE_EVENTS:
         return _stop(event, name)
     db = _store_path()
-    if not os.path.exists(db):
+    if "://" not in db and not os.path.exists(db):
         return None  # no memories yet: nothing to say, and nothing is created
     memory = _open_memory(db, claude_code.event_cwd(event))
     try:
@@ -167,7 +167,11 @@ def handle(name: str, raw: bytes) -> dict | None:
 
 def _store_path() -> str:
     from cavemem import paths
+    from cavemem.store.backend import server_url
 
+    url = server_url(None, "CAVEMAN_MEM_DB")  # a team's PostgreSQL store (CAVEMAN_DB_URL)
+    if url:
+        return url
     env = os.environ.get("CAVEMAN_MEM_DB", "")
     return env if env else os.path.join(paths.home_dir(), "mem.db")
 

@@ -105,8 +105,18 @@ class Server:
         return self._lost(exc) or isinstance(exc, (errors.SerializationFailure, errors.DeadlockDetected))
 
     def query(self, sql: str, params: Sequence = (), action: str = "read") -> list:
-        """Rows of one read statement (psycopg dialect); retried on a lost connection."""
-        return self.run(lambda conn: _rows(conn.execute(sql, params)), action, lock=None)
+        """Rows of one read statement (psycopg dialect), autocommit (one round trip); retried
+        on a lost connection."""
+        psycopg = _psycopg()
+        with self.lock:
+            for attempt in range(RETRIES + 1):
+                try:
+                    return _rows(self.connection().execute(sql, params))
+                except psycopg.Error as exc:
+                    if attempt < RETRIES and self._lost(exc):
+                        time.sleep(0.05 * (attempt + 1))
+                        continue
+                    raise (unreachable if self._lost(exc) else failed)(self.url, exc, action) from None
 
     def run(self, fn: Callable, action: str = "write", lock: int | None = WRITE_LOCK):
         """``fn(connection)`` in one transaction (holding advisory ``lock`` unless None)."""
@@ -123,9 +133,7 @@ class Server:
                     if attempt < RETRIES and self._retryable(exc):
                         time.sleep(0.05 * (attempt + 1))
                         continue
-                    if self._lost(exc) or isinstance(exc, psycopg.OperationalError) and self._conn is None:
-                        raise unreachable(self.url, exc, action) from None
-                    raise failed(self.url, exc, action) from None
+                    raise (unreachable if self._lost(exc) else failed)(self.url, exc, action) from None
 
     def close(self) -> None:
         with self.lock:
@@ -211,6 +219,7 @@ PRIMARY_KEYS = {"mem_capture": ("id",), "cap_sessions": ("session",), "cap_messa
 _INSERT_OR = re.compile(r"^\s*INSERT\s+OR\s+(IGNORE|REPLACE)\s+INTO\s+(\w+)\s*(?:\(([^)]*)\))?", re.I)
 _NEW_MEMORY = re.compile(r"^\s*INSERT\s+INTO\s+memories\s*\(\s*id\s*,", re.I)
 _UPSERT_SELF = re.compile(r"\b(\w+) = \1\b")
+_SCALAR_MAX = re.compile(r"\b(max|min)\(([^(),]+,[^(),]+)\)", re.I)  # SQLite's two-argument max(): greatest()
 _JSON_EACH = re.compile(r"json_each\(([\w.]+)\)")
 
 
@@ -246,6 +255,7 @@ def translate(sql: str) -> tuple[str, bool] | None:
     if target and "DO UPDATE SET" in s:
         head, _, sets = s.partition("DO UPDATE SET")
         s = head + "DO UPDATE SET" + _UPSERT_SELF.sub(lambda m: f"{m.group(1)} = {target.group(1)}.{m.group(1)}", sets)
+    s = _SCALAR_MAX.sub(lambda m: ("greatest(" if m.group(1).lower() == "max" else "least(") + m.group(2) + ")", s)
     s = _JSON_EACH.sub(r"json_array_elements_text(\1::json) AS json_each(value)", s)
     s = s.replace("instr(", "strpos(").replace("length(CAST(text AS BLOB))", "octet_length(text)")
     s = s.replace("%", "%%").replace("?", "%s")
