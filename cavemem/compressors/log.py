@@ -21,6 +21,7 @@ from .invariant_columns import summarize_lines
 from .invariants import ELISION_NOTE_MIN_ELIDED_BYTES, ELISION_NOTE_PREFIX, elision_note, summarize_elided, worth_eliding
 from .lineends import cr_suffix, join_lines, runs, utf8_lines
 from .linescan import line_indices, literal_hit_positions, word_hit_positions
+from .log_fold import DECORATION_NOTE, decoration, let_go, more_trouble
 from .log_templates import LogTemplates
 from .redundancy import keep_non_redundant
 from .relevance import LOG_LIMIT, keep_query_relevant
@@ -78,18 +79,22 @@ class LogCompressor(QueryCompressor):
         n = len(lines)
         keep = [False] * n
         keep[0] = keep[1] = True
-        for i in trouble_lines(data):
+        for i in trouble_lines(data) | more_trouble(data):
             keep[i] = True
+        protected = {0, 1}
         i, budget = n - 1, KEEP_TAIL
         while i >= KEEP_HEAD and budget > 0:
             keep[i] = True
+            protected.add(i)
             if not _is_marker(lines[i]):
                 budget -= 1
             i -= 1
         if query:
             keep_query_relevant(keep, lines, query, LOG_LIMIT)
+        base = keep[:]
         templates = keep_non_redundant_lines(lines, keep)
-        return _emit(text, lines, trailing, keep, templates).encode("utf-8")
+        let_go(lines, keep, base, protected)
+        return _emit(text, lines, trailing, keep, templates, decoration(lines, protected)).encode("utf-8")
 
 
 def keep_non_redundant_lines(lines: list[str], keep: list[bool]) -> LogTemplates | None:
@@ -122,15 +127,32 @@ def _run_summary(run: list[str], first: int, run_bytes: int, templates: LogTempl
     return summary
 
 
-def _emit(text: str, lines: list[str], trailing: bool, keep: list[bool], templates: LogTemplates | None = None) -> str:
+def _emit(
+    text: str, lines: list[str], trailing: bool, keep: list[bool], templates: LogTemplates | None = None, deco: list[bool] | None = None
+) -> str:
+    """Kept lines verbatim, each dropped run as a marker (when worth it); ``deco`` lines (carets,
+    see :mod:`.log_fold`) are left out wherever they are, and counted in one note."""
     ascii_doc = text.isascii()
     cr = cr_suffix(text)
     out: list[str] = []
     elided_total = 0
+    silent = 0
+
+    def verbatim(i: int, j: int) -> None:
+        nonlocal silent
+        if deco is None:
+            out.extend(lines[i:j])
+            return
+        for k in range(i, j):
+            if deco[k]:
+                silent += 1
+            else:
+                out.append(lines[k])
+
     for i, j, kept in runs(keep):
         run = lines[i:j]
         if kept:
-            out.extend(run)
+            verbatim(i, j)
             continue
         if ascii_doc:
             run_bytes = sum(map(len, run)) + len(run)
@@ -145,7 +167,9 @@ def _emit(text: str, lines: list[str], trailing: bool, keep: list[bool], templat
             out.append(marker + cr)
             elided_total += run_bytes
         else:
-            out.extend(run)
+            verbatim(i, j)
+    if silent:
+        out.append(DECORATION_NOTE.format(n=silent) + cr)
     if elided_total >= ELISION_NOTE_MIN_ELIDED_BYTES and ELISION_NOTE_PREFIX not in text:
         out.append(elision_note("lines") + cr)
     return join_lines(out, trailing)

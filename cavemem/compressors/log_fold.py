@@ -1,0 +1,71 @@
+"""Second pass of the ``log`` compressor: what the reference keeps that says nothing new.
+
+The reference (:mod:`.log`) keeps every line whose vocabulary is new, so a test run's ``... ok``
+lines (each names a new test), a traceback's frames (the same ``File "json/decoder.py", line
+337`` under every failure) and compiler carets (``      |  ~~~~^~~``) stay in view, while some
+trouble goes unnoticed: ``test_mod3.py:9: AssertionError`` has no ERROR word, nor does
+``✖ case 0.4`` or ``invoke-rc.d: … denied execution``. This pass, a cavemem addition:
+
+- keeps, besides the reference's trouble lines, lines naming an exception class
+  (``FooError``/``FooException``), ``✖``/``✗``, ``errors``, ``denied``, ``cannot`` or ``not found``;
+- lets go of lines the redundancy gate promoted only because they name a new test that passed
+  (``... ok``, ``PASSED``, ``✔``/``✓``, ``ok N -``) or quote a source line for a compiler
+  diagnostic (``   46 |     char *s…``, unless the quote itself names trouble);
+- lets go of a traceback frame (with its source line) already shown verbatim above, and of any
+  line repeated verbatim;
+- drops caret and underline lines (only ``^``, ``~``, ``|`` and spaces) wherever they are but in
+  the head and tail: they repeat the column of a location that is kept. One note at the end
+  counts them.
+
+Lines let go of join the reference's dropped runs and their markers.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .linescan import line_indices
+
+_TROUBLE = re.compile(
+    rb"[A-Z][A-Za-z0-9]*(?:Error|Exception)\b|\xe2\x9c\x96|\xe2\x9c\x97"
+    rb"|(?i:\b(?:errors|denied|cannot|not found)\b)"
+)
+_PASSED = re.compile(r"(?:\.\.\.|\s)\s*(?:ok|PASSED|passed)\s*(?:\(.*\))?\s*\r?$|^\s*(?:\u2714|\u2713|ok \d+ )")
+_FRAME = re.compile(r"\s+(?:File \"|at\s)")
+_DECORATION = re.compile(r"[\s|^~]*[\^~][\s|^~]*\r?\Z")
+_EXCERPT = re.compile(r"\s*[0-9]+ +\| ")  # a compiler's quote of the source line at a location
+DECORATION_NOTE = "\u2026 caveman: elided {n} caret/underline lines (they repeat a kept location's column) \u2026"
+
+
+def more_trouble(data: bytes) -> set[int]:
+    """Indices of the lines this pass adds to the reference's trouble lines."""
+    return line_indices(data, [m.start() for m in _TROUBLE.finditer(data)])
+
+
+def decoration(lines: list[str], protected: set[int]) -> list[bool]:
+    return [i not in protected and bool(line.strip()) and bool(_DECORATION.match(line)) for i, line in enumerate(lines)]
+
+
+def let_go(lines: list[str], keep: list[bool], base: list[bool], protected: set[int]) -> None:
+    """Un-keep passing-test lines kept only by the redundancy gate (not in ``base``, the keeps
+    before it) and traceback frames (with their source line) repeated verbatim; lines in
+    ``protected`` (the head and tail) stay."""
+    shown: set[tuple[str, str]] = set()
+    seen: set[str] = set()
+    n = len(lines)
+    for i, line in enumerate(lines):
+        if not keep[i] or i in protected:
+            continue
+        if line in seen and line.strip():  # the same line again (``E   AssertionError: None is not true``)
+            keep[i] = False
+            continue
+        seen.add(line)
+        if not base[i] and (_PASSED.search(line) or _EXCERPT.match(line)):
+            keep[i] = False
+        elif _FRAME.match(line):
+            code = lines[i + 1] if i + 1 < n and not _FRAME.match(lines[i + 1]) else ""
+            if (line, code) in shown:
+                keep[i] = False
+                if code and i + 1 not in protected:
+                    keep[i + 1] = False
+            shown.add((line, code))
