@@ -26,6 +26,7 @@ class Candidate:
     confidence: float
     source_message: str
     entity: str | None = None
+    replaces: str | None = None  # "from wandb to mlflow", "instead of RQ": the current memory naming it is superseded
 
 
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})[^\n]*\n.*?^[ \t]*\1[ \t]*$", re.M | re.S)
@@ -61,6 +62,8 @@ _PRACTICE = re.compile(r"\b(?:we|i)\s+(?:use|support|target|ship|deploy|host|tra
 _TOPIC = re.compile(r"^(?:for\s+)?(?P<topic>[a-z][\w -]{1,24}?)\s*:\s+(?P<rest>\S.{7,})$", re.I)
 _NOT_TOPIC = re.compile(r"\b(?:error|warning|exception|traceback|fatal|info|debug|note|fyi|q|question|update|edit|ps|re|also|"
                         r"todo|step|output|log|result|reason|answer|example|e\.g|i\.e|https?|update)$|error$", re.I)
+_FROM_TO = re.compile(r"\b(?:switch|mov|migrat|swap|chang|replac|go)\w*\s+(?:[\w-]+\s+){0,3}?from\s+(?P<old>[\w.+-]+)\s+to\s+\S"
+                      r"|\binstead\s+of\s+(?P<old2>[\w.+-]+)|\breplac(?:e|es|ed|ing)\s+(?P<old3>[\w.+-]+)\s+with\s+\S", re.I)
 _DVERB = (r"(?:go\s+(?:with|for)|use|adopt|switch\s+(?:over\s+)?to|move\s+(?:over\s+)?to|migrate\s+to|standardi[sz]e\s+on|"
           r"stick\s+with|keep|stay\s+(?:on|with)|pick|choose|settle\s+on|drop|replace|retire|ditch|deprecate)")
 _DING = (r"(?:going\s+with|using|adopting|switching\s+(?:over\s+)?to|moving\s+(?:over\s+)?to|migrating\s+to|standardi[sz]ing\s+on|"
@@ -70,7 +73,8 @@ _DECISION = re.compile(
     + _DVERB + r"|(?:we'?re|we\s+are)\s+(?:now\s+)?" + _DING + r"|"
     r"(?:i've|we've|i\s+have|we\s+have)\s+decided|(?:we|i)\s+decided|decision\s*:|"
     r"go\s+with\s+option|option\s+[a-z0-9]\s+it\s+is|agreed\s*[,:]\s+\w+|(?:we|i)\s+(?:settled|agreed)\s+on|"
-    r"we\s+(?:chose|picked|went\s+with|standardi[sz]ed\s+on|adopted|switched\s+to|migrated\s+to))(?=\W|$)", re.I)
+    r"we\s+(?:chose|picked|went\s+with|standardi[sz]ed\s+on|adopted|switched\s+to|migrated\s+to)|"
+    r"(?:we'?re|we\s+are|let'?s|we'?ll|we\s+will)\s+(?:now\s+)?(?:switch|mov|migrat|swap|replac)\w*\s+(?:[\w-]+\s+){0,3}?from\s+[\w.+-]+\s+to)(?=\W|$)", re.I)
 _ASSISTANT_DECISION = re.compile(r"^\W*decision\s*\W*:", re.I)
 _CAUSE = re.compile(r"\b(?:root\s+cause|the\s+cause\s+(?:was|is)|was\s+caused\s+by|is\s+caused\s+by|the\s+bug\s+(?:was|is)|"
                     r"the\s+problem\s+(?:was|is)|the\s+issue\s+(?:was|is))(?=\W|$)", re.I)
@@ -78,9 +82,9 @@ _FIX = re.compile(r"\b(?:fixed\s+(?:it\s+)?by|the\s+fix\s+(?:was|is)|fix\s*:|i\s
                   r"i(?:'ve|\s+have)?\s+(?:rewrote|rewritten|replaced|changed|wrapped|enabled|disabled|removed|reverted|pinned|bumped|"
                   r"switched|moved|added|set|raised|lowered|increased|decreased|escaped|guarded)\b|"
                   r"the\s+solution\s+(?:was|is)|resolved\s+by)(?=\W|$)", re.I)
-_SYMPTOM = re.compile(r"\b(?:error|errors|\w+Error|fail(?:s|ed|ing)?|crash(?:es|ed|ing)?|exception|traceback|broken|hangs?|"
+_SYMPTOM = re.compile(r"\b(?:error|errors|(?-i:[A-Z]\w*Error)|fail(?:s|ed|ing)?|crash(?:es|ed|ing)?|exception|traceback|broken|hangs?|"
                       r"timed?\s*out|timeout|401|403|404|500|502|503|segfault|panic|leak|oom(?:s|ing|ed)?|out\s+of\s+memory|blank|"
-                      r"(?:doesn't|does\s+not|won't|can't|cannot|isn't)\s+(?:work|load|start|render|build|compile|connect)|not\s+working)\b")
+                      r"(?:doesn't|does\s+not|won't|can't|cannot|isn't)\s+(?:work|load|start|render|build|compile|connect)|not\s+working)\b", re.I)
 _CREDENTIAL = re.compile(r"\b(?:password|passwd|passphrase|secret|token|api[\s_-]?key|credentials?|creds)\b", re.I)
 _OPTION_MARK = re.compile(r"(?:^|(?<=\s))(?:\*\*)?(?:option\s+)?\(?([A-D])(?:\)|\.|:|\*\*:?)(?:\*\*)?\s+(?=\S)", re.M)
 _PICK = re.compile(r"^\W*(?:option\s+)?\(?([A-Da-d])\)?\s*(?:[.,:)!-](?:\s|$)|$)|^\W*([B-D])\s|\b(?:go(?:ing)?\s+with|pick(?:ing)?|choose|take|prefer)\s+"
@@ -262,7 +266,9 @@ def from_user(msg: Message, body: str, options: dict[str, str] | None = None) ->
             continue
         s = strip_lead(s)
         if _DECISION.search(s):
-            out.append(Candidate(_finish(s), "decision", "decision", 0.8, msg.uuid, _decision_entity(s)))
+            gone = _FROM_TO.search(s)
+            old = next((g for g in gone.groups() if g), None) if gone else None
+            out.append(Candidate(_finish(s), "decision", "decision", 0.8, msg.uuid, _decision_entity(s), old))
         elif _PREF.search(s):
             out.append(Candidate(_finish(s), "preference", "preference", 0.8, msg.uuid))
         else:
@@ -274,7 +280,7 @@ def from_user(msg: Message, body: str, options: dict[str, str] | None = None) ->
 def _practice(msg: Message, sentence: str) -> list[Candidate]:
     """A topic line or a first-person statement of practice: a convention, scoped by its topic."""
     m = _TOPIC.match(sentence)
-    if m and not _NOT_TOPIC.search(m.group("topic")) and not _SYMPTOM.search(sentence):
+    if m and not _NOT_TOPIC.search(m.group("topic")) and not _SYMPTOM.search(m.group("rest")):
         entity = "decision:" + _subject(m.group("topic")) if _subject(m.group("topic")) else None
         return [Candidate(_finish(sentence), "preference", "preference", 0.7, msg.uuid, entity)]
     if _PRACTICE.search(sentence):
@@ -344,25 +350,34 @@ def assistant_facts(msg: Message, body: str) -> list[Candidate]:
 def extract(messages: list[Message], last_symptom: str | None = None) -> list[Candidate]:
     """Candidates from ``messages`` in order; the latest user problem statement is carried so a
     bug fix reads "symptom + cause + fix" in one memory, the options the assistant laid out so a
-    bare pick stores its content, and the assistant's fact statements until the user confirms them."""
+    bare pick stores its content, the question a short answer answers, and the assistant's fact
+    statements and fixes until the user confirms them (:mod:`.dialogue`)."""
+    from . import dialogue
+
     out: list[Candidate] = []
     symptom = last_symptom
     options: dict[str, str] = {}
     asked, pending = False, []  # the user's last message was a question; assistant facts awaiting a "yes"
+    question, last_fact = None, None
     for msg in messages:
         if not msg.text.strip():
             continue
         body = clean_text(msg.text)
         if msg.type == "user":
+            if pending and dialogue.confirms(body):
+                out.extend(pending)
+                symptom = None if any(c.capture_kind == "bugfix" for c in pending) else symptom
             sym = next((s for s in sentences(body) if _SYMPTOM.search(s)), None)
             if sym:  # the problem as stated, without "hey, can you check why"
                 symptom = _ASK.sub("", strip_lead(sym)).rstrip("?").strip() or sym
-            if pending and _ACK.match(body):
-                out.extend(pending)
             pending = []
-            out.extend(from_user(msg, body, options))
+            said = from_user(msg, body, options)
+            extra = dialogue.corrected(msg, body, last_fact) or (None if said else dialogue.question_pick(msg, body, question))
+            out.extend(said + ([extra] if extra else []))
+            last_fact = next((c for c in reversed(said + [extra]) if c and c.kind == "fact"), last_fact)
             options = options_of(body)  # the user laid out options: the assistant may weigh them first
             asked = body.rstrip().endswith("?")
+            question = dialogue.alternatives(body) if asked else None
         elif msg.type == "assistant":
             options = options_of(body) or options
             found = from_assistant(msg, body, symptom)
@@ -370,10 +385,12 @@ def extract(messages: list[Message], last_symptom: str | None = None) -> list[Ca
                 symptom = None
             out.extend(found)
             facts = assistant_facts(msg, body)
+            fix = None if found else dialogue.remedy(msg, body, symptom)
             if asked:
                 out.extend(facts)
             else:
                 pending.extend(facts)
+            pending.extend([fix] if fix else [])
     seen, unique = set(), []
     for c in out:
         if c.text.lower() not in seen:

@@ -9,6 +9,7 @@ stores it once — and the archive offset moves last, so a pass killed half-way 
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field, replace
 
 from ...errors import CaveError
@@ -44,6 +45,34 @@ def current_by_entity(memory, project: str, entity: str):
     return record_from_row(rows[0]) if rows else None
 
 
+def replaced_memory(memory, project: str, cand: extract.Candidate):
+    """The current memory a candidate says it replaces: for "switching tracking from wandb to
+    mlflow", the newest current memory of the project naming wandb; for a fact whose subject is
+    new ("staging api" beside "api base url … for staging"), the newest current fact of the same
+    attribute whose text holds every word of that subject (two words at least, so "prod api"
+    never replaces a staging one)."""
+    from ..model import SELECT_ROWS, record_from_row
+
+    if cand.replaces:
+        word, like = cand.replaces.lower(), f"%{cand.replaces}%"
+        sql = SELECT_ROWS + " WHERE project = ? AND valid_until IS NULL AND text LIKE ? ORDER BY ts DESC LIMIT 10"
+        for row in memory.store.read(sql, (project, like)):
+            rec = record_from_row(row)
+            if word in {t.strip(".") for t in re.findall(r"[\w.+-]+", rec.text.lower())}:
+                return rec
+        return None
+    attr, _, subject = (cand.entity or "").partition(":")
+    words = set(subject.split())
+    if cand.capture_kind != "fact" or len(words) < 2:
+        return None
+    sql = SELECT_ROWS + " WHERE project = ? AND valid_until IS NULL AND entity LIKE ? ORDER BY ts DESC LIMIT 20"
+    for row in memory.store.read(sql, (project, attr + ":%")):
+        rec = record_from_row(row)
+        if words <= set(re.findall(r"[a-z0-9]+", rec.text.lower())):
+            return rec
+    return None
+
+
 def same_value(old_text: str, new_text: str) -> bool:
     a, b = extract.fact_of(old_text), extract.fact_of(new_text)
     return a is not None and b is not None and a == b
@@ -52,6 +81,7 @@ def same_value(old_text: str, new_text: str) -> bool:
 def store_candidate(memory, cand: extract.Candidate, project: str, session: str, at: str | None = None) -> dict | None:
     """Remember one candidate (a changed fact supersedes the older one); None when refused."""
     old = current_by_entity(memory, project, cand.entity) if cand.entity else None
+    old = old if old is not None else replaced_memory(memory, project, cand)
     if old is not None and cand.capture_kind == "fact" and same_value(old.text, cand.text):
         cand = replace(cand, text=old.text)  # a restatement of the current value: seen again, not an update
         old = None

@@ -1,0 +1,71 @@
+"""Rules that need the turn before: a short answer to an "A or B?" question, a fix the user
+confirms works, a correction of the value just stated ("actually make it 02:15").
+
+Why apart from :mod:`.extract`: these read two messages together, so they keep a little state
+(see :func:`.extract.extract`); the single-sentence shapes stay in extract.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .extract import _ACK, _CHATTER, _FIX, Candidate, _decision_entity, _finish, sentences, strip_lead
+from .transcript import Message
+
+_ALTERNATIVES = re.compile(r"\b(?P<a>[\w.+/-]+)\s+or\s+(?P<b>[\w.+/-]+)(?:\s+[\w.+/-]+){0,2}\s*\?\s*$", re.I)
+_TENTATIVE = re.compile(r"\b(?:probably|maybe|might|perhaps|i\s+think|i\s+guess|seems?|could|try|let\s+me|i'll|i\s+will)\b", re.I)
+_WORKS = re.compile(r"\b(?:works|working|worked|fixed|solved|resolved|that\s+did\s+it|all\s+good)\b(?![^.!?\n]{0,30}\b(?:not|but)\b)", re.I)
+_NEGATED = re.compile(r"\b(?:still|not|doesn't|does\s+not|didn't|no\s+luck|same\s+error)\b", re.I)
+_CORRECT = re.compile(r"^\W*(?:(?:hmm+|actually|no|wait|sorry|correction|oh|oops)\W+)*(?:actually\s+)?(?:make\s+(?:it|that)|"
+                      r"change\s+(?:it|that)\s+to|set\s+(?:it|that)\s+to|move\s+(?:it|that)\s+to|use)\s+(?P<val>[\w:.@/-]*\w)", re.I)
+_SHAPES = (re.compile(r"\b(?:[01]?\d|2[0-3]):[0-5]\d\b"), re.compile(r"(?<![\w.])\d{2,5}(?![\w.])"),
+           re.compile(r"\b[a-z0-9-]+(?:\.[a-z0-9-]+)+\b", re.I))
+
+
+def alternatives(body: str) -> tuple[str, set[str]] | None:
+    """(the question, the alternatives' words) for "Should we use clap derive or builder?"."""
+    sents = sentences(body) or [body.strip()]
+    m = _ALTERNATIVES.search(sents[-1])
+    return (sents[-1], {m.group("a").lower(), m.group("b").lower()}) if m else None
+
+
+def question_pick(msg: Message, body: str, question: tuple[str, set[str]] | None) -> Candidate | None:
+    """"derive then" after "clap derive or builder?": the answer, with the question it answers."""
+    if question is None or body.rstrip().endswith("?") or len(body.split()) > 8:
+        return None
+    words = set(re.findall(r"[\w.+/-]+", body.lower()))
+    if len(words & question[1]) != 1:
+        return None
+    text = f"{_finish(strip_lead(body))} (answering: {question[0]})"
+    return Candidate(text, "decision", "decision", 0.7, msg.uuid, _decision_entity(question[0]))
+
+
+def remedy(msg: Message, body: str, symptom: str | None) -> Candidate | None:
+    """The assistant's first-person fix for the user's open problem, to keep if the user says it works."""
+    if not symptom:
+        return None
+    fixes = [s for s in sentences(body) if _FIX.search(s) and not _CHATTER.match(s) and not _TENTATIVE.search(s)]
+    if not fixes:
+        return None
+    return Candidate(f"Symptom: {_finish(symptom)} Fix: {' '.join(_finish(f) for f in fixes[:2])}", "note", "bugfix", 0.65,
+                     msg.uuid, None)
+
+
+def confirms(body: str) -> bool:
+    return bool((_ACK.match(body) or _WORKS.search(body)) and not _NEGATED.search(body.split(".")[0]))
+
+
+def corrected(msg: Message, body: str, last: Candidate | None) -> Candidate | None:
+    """"actually make it 02:15" right after "eval runs nightly at 01:30": the last fact, new value."""
+    m = _CORRECT.match(body)
+    if m is None or last is None or last.entity is None:
+        return None
+    val = m.group("val")
+    for shape in _SHAPES:
+        if shape.fullmatch(val):
+            old = shape.search(last.text)
+            if old and old.group(0) != val:
+                text = last.text[: old.start()] + val + last.text[old.end():]
+                return Candidate(text, last.kind, last.capture_kind, 0.7, msg.uuid, last.entity)
+            return None
+    return None
