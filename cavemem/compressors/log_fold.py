@@ -11,8 +11,9 @@ trouble goes unnoticed: ``test_mod3.py:9: AssertionError`` has no ERROR word, no
 - lets go of lines the redundancy gate promoted only because they name a new test that passed
   (``... ok``, ``PASSED``, ``✔``/``✓``, ``ok N -``) or quote a source line for a compiler
   diagnostic (``   46 |     char *s…``, unless the quote itself names trouble);
-- lets go of a traceback frame (with its source line) already shown verbatim above, and of any
-  line repeated verbatim;
+- lets go of a traceback frame (with its source line) already shown verbatim above, and of a
+  line the gate promoted that repeats one shown verbatim (a trouble line always stays: each
+  failure keeps its own exception line);
 - drops caret and underline lines (only ``^``, ``~``, ``|`` and spaces) wherever they are but in
   the head and tail: they repeat the column of a location that is kept. One note at the end
   counts them.
@@ -56,7 +57,7 @@ def let_go(lines: list[str], keep: list[bool], base: list[bool], protected: set[
     for i, line in enumerate(lines):
         if not keep[i] or i in protected:
             continue
-        if line in seen and line.strip():  # the same line again (``E   AssertionError: None is not true``)
+        if line in seen and line.strip() and not base[i]:  # the same look-alike line again
             keep[i] = False
             continue
         seen.add(line)
