@@ -28,6 +28,9 @@ _NORMAL_DIFF_LINE = re.compile(
 _CODE_STRUCT_PREFIXES = (b"import ", b"export ", b"package ", b"func ", b"def ", b"const ", b"#include", b"#!", b"//", b"/*")
 _CODE_STRUCT_INNER = (b"\nimport ", b"\nexport ", b"\npackage ", b"\nfunc ", b"\ndef ", b"\nclass ", b"\nconst ")
 _HTML_TAGS = (b"<body", b"<article", b"<main", b"<div", b"<p>", b"<p ")
+_SQL_HEAD = re.compile(
+    rb"(?i)[\t ]*(?:CREATE|INSERT|ALTER|DROP|SELECT|UPDATE|DELETE|BEGIN|COMMIT|PRAGMA|SET|GRANT|REPLACE|WITH)\b"
+)
 _TAG = re.compile(rb"<[a-z/!][^>\n]{0,200}>")
 _KEYWORDS = re.compile(
     rb"\b(?:func|package|import|def|class|function|return|const|let|var|public|private|protected|static|void"
@@ -36,7 +39,8 @@ _KEYWORDS = re.compile(
 _SYMBOLS = re.compile(rb"=>|::|->|\)\{|\) \{|;\n|\A[\t\n\f\r ]*(?:#include|from [^\n]*import )")
 # Markdown fenced blocks and inline code spans
 _MD_CODE = re.compile(rb"^[\t ]*```[^\n]*\n(?:.*\n)*?[\t ]*```[\t ]*$|`[^`\n]+`", re.M)
-_MD_HEADING = re.compile(rb"(?:\A|\n\n)#{1,6} \S")
+# Markdown structure: ATX (``## Usage``) or setext (``Usage`` over ``=====``) headings, fence lines
+_MD_HEADING = re.compile(rb"(?:\A|\n\n)(?:#{1,6} \S|[^\n]+\n(?:={3,}|-{3,})[\t ]*\n)|^[\t ]*```", re.M)
 # a block opened at the end of a line (``if (x) {``, ``struct s {``); prose writes braces inside
 # words (``d/t/{control,tests}``)
 _OPEN_BRACE_LINE = re.compile(rb"[^\s{]\s*\{[\t ]*\r?$", re.M)
@@ -63,11 +67,23 @@ _LOG_LINE = re.compile(
     rb"|(?-i:^(?:Inst|Conf|Remv|Purg) \S+ [(\[])"
     # strace: ``name(args) = result``
     rb"|(?-i:^(?:\[pid +\d+\] )?[a-z_0-9]+\(.*\) += (?:-?\d|0x|\?))"
-    # build / package-manager progress: a line that opens on a verb in -ing (``Collecting``,
-    # ``Setting up``, ``Unpacking``, ``  running build_py``, ``Compiling``)
+    # other runtimes and runners: an exception class opening a line (``ValueError: x``), Go
+    # (``panic:``, ``goroutine 1 [running]:``, ``\t/src/main.go:22 +0x1d``, ``=== RUN``,
+    # ``--- FAIL:``, ``ok  \tpkg``), Rust (``panicked at``, backtrace frames ``  2: app::main``),
+    # jest/mocha (``PASS x.test.js``, ``\u25cf Suite \u203a test``, ``Tests: 2 failed``,
+    # ``3 passing (12ms)``, ``> 14 |`` code frames), ``file.go:31:`` locations, npm's
+    # ``npm ERR!``/``npm WARN``, BuildKit steps (``#5 [3/4] RUN``), ``git log`` headers
+    rb"|(?-i:^[\t ]*(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt)(?::|$)"
+    rb"|^panic: |^goroutine \d+ \[|^\t\S+:\d+(?: \+0x[0-9a-f]+)?\r?$|^=== RUN |^[\t ]*--- (?:FAIL|PASS|SKIP): "
+    rb"|^(?:ok|FAIL) {1,2}\t|^FAIL\r?$|panicked at |^ {2,}\d+: \S|^(?:PASS|FAIL) \S"
+    rb"|^[\t ]*\xe2\x97\x8f |^(?:Tests|Test Suites|Snapshots|Time): +\S|^[\t ]+\d+ (?:passing|failing|pending)\b"
+    rb"|^[\t ]*> ?\d+ \||^[\t ]*[^\s:]+\.\w+:\d+: |^npm (?:ERR!|WARN|notice|error|warn) ?"
+    rb"|^#\d+ (?:\[|\d+\.\d+ |DONE|CACHED|ERROR)|^Step \d+/\d+ : |^commit [0-9a-f]{40}\b|^(?:Author|Date|Merge): )"
     # path listings (``find``, ``pip show -f``, ``dpkg -L``): a line that is one relative or absolute
     # path (not a one-space RFC 822 continuation line: a DEP-5 copyright file's ``Files:`` values)
     rb"|^(?! \S)[\t ]*(?:\.{1,2}/|/)?[\w@+.,-]+(?:/[\w@+.,-]+)+/?[\t ]*\r?$"
+    # build / package-manager progress: a line that opens on a verb in -ing (``Collecting``,
+    # ``Setting up``, ``Unpacking``, ``  running build_py``, ``Compiling``)
     rb"|^[\t ]*(?!(?:during|nothing|something|anything|everything|string|spring|bring|thing|king"
     rb"|ring|sing|morning|evening|being|having)\b)[A-Za-z][a-z]{2,}ing\b"
 )
@@ -194,9 +210,9 @@ def _looks_tabular(data: bytes) -> bool:
 def is_code(data: bytes, trimmed: bytes) -> bool:
     if is_log(data) or _looks_config(data):  # the strict config reader is surer than these votes
         return False
-    if trimmed.startswith(b"#!"):
+    if trimmed.startswith(b"#!") or _sql_script(data):
         return True
-    if b"`" in data and len(_MD_HEADING.findall(data, 0, 1 << 16)) >= 2:
+    if b"`" in data and len(_MD_HEADING.findall(data, 0, 1 << 16)) >= 2:  # two headings or one fenced block
         # a Markdown document quotes code in fences and inline spans: it is code only when
         # what it says around them still opens lines on declarations and imports
         prose = _MD_CODE.sub(b"", data)
@@ -216,6 +232,17 @@ def is_code(data: bytes, trimmed: bytes) -> bool:
         or _OPEN_BRACE_LINE.search(data) is not None
         or (b"def " in data and b":" in data)
     )
+
+
+def _sql_script(data: bytes) -> bool:
+    """A SQL dump or migration: half the lines open on a statement (``CREATE TABLE``,
+    ``INSERT INTO``, ``COMMIT;``) and at least three end one with ``;``."""
+    lines = [line for line in data[: 1 << 16].split(b"\n") if line.strip()]
+    if len(lines) < 4:
+        return False
+    heads = sum(1 for line in lines if _SQL_HEAD.match(line))
+    ends = sum(1 for line in lines if line.rstrip().endswith(b";"))
+    return heads * 2 >= len(lines) and ends >= 3
 
 
 def _symbol_dense(data: bytes) -> bool:

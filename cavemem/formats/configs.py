@@ -51,8 +51,12 @@ def classify(data: bytes) -> ConfigShape | None:
     block_scalar = False
     rfc822 = True  # every top-level line an RFC 822 field so far
     scalar_indent = -1  # inside a YAML block scalar opened at this indentation
+    in_array = False  # inside a TOML multi-line array (``files = [`` … ``]``)
     for raw in text.split("\n"):
         line = trim_space(raw)
+        if in_array:
+            in_array = not line.startswith("]")
+            continue  # the array's items are a value, not prose
         if scalar_indent >= 0:
             if not line or len(raw) - len(raw.lstrip(" ")) > scalar_indent:
                 continue  # the block scalar's text is a value, not prose
@@ -73,6 +77,7 @@ def classify(data: bytes) -> ConfigShape | None:
             sections += 1
         elif _ASSIGN.fullmatch(line):
             assigns += 1
+            in_array = line.endswith("[")
         elif _YAML_KEY.fullmatch(line):
             keys += 1
         elif line.startswith("- "):
