@@ -107,6 +107,16 @@ def test_a_down_server_is_exit_75_with_the_password_masked(tmp_path):
         assert "127.0.0.1:1/team" in err["message"] and "s3cret-pw" not in r.stderr.decode() and "***" in err["message"]
 
 
+def test_the_db_option_selects_the_store(pg_url, tmp_path):
+    env = {"CAVEMAN_DB_URL": "", "CAVEMAN_HOME": str(tmp_path)}
+    r = _cli("remember", "--global", "--db", pg_url, "the db option picks the team store", env=env, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert b"the db option picks the team store" in _cli("list", f"--db={pg_url}", env=env, cwd=tmp_path).stdout
+    assert b"team store" not in _cli("list", env=env, cwd=tmp_path).stdout  # the SQLite home got nothing
+    down = _cli("list", "--db", "postgresql://u:pw9@127.0.0.1:1/x?connect_timeout=2", env=env, cwd=tmp_path)
+    assert down.returncode == 75 and b"pw9" not in down.stderr
+
+
 def test_hooks_fail_open_when_the_server_is_down(tmp_path):
     env = {"CAVEMAN_DB_URL": "postgresql://cave:pw@127.0.0.1:1/team?connect_timeout=2", "CAVEMAN_HOOK_DEADLINE_MS": "20000"}
     for event in ("session-start", "user-prompt"):

@@ -87,7 +87,35 @@ def top_help() -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
+    defer_inspect()
     io.run_and_exit(run, argv)
+
+
+def defer_inspect() -> None:
+    """Run the stdlib ``inspect`` module only when something uses one of its names.
+
+    ``dataclasses`` imports ``inspect`` (with ``ast``, ``dis``, ``tokenize``: about a quarter of a
+    hot command's start-up, counted in instructions) only to write a signature docstring for a
+    dataclass that has none; the hot paths' dataclasses all have one, so a short command never
+    needs it. A stand-in module answers ``import inspect`` and loads the real one on the first
+    attribute it lacks (``importlib.util.LazyLoader`` cannot: importing reads ``__spec__``)."""
+    import sys
+    import types
+
+    if "inspect" in sys.modules:
+        return
+
+    class _Deferred(types.ModuleType):
+        def __getattr__(self, name: str):
+            import importlib
+
+            if sys.modules.get("inspect") is self:
+                del sys.modules["inspect"]
+            real = importlib.import_module("inspect")
+            self.__dict__.update(real.__dict__)
+            return getattr(real, name)
+
+    sys.modules["inspect"] = _Deferred("inspect")
 
 
 def run(argv: list[str]) -> int:
@@ -111,6 +139,10 @@ def run(argv: list[str]) -> int:
         io.write_stdout(f"cavemem {__version__}\n".encode())
         return 0
     name, rest = argv[0], argv[1:]
+    if name != "migrate" and any(a == "--db" or a.startswith("--db=") for a in rest):
+        from ..store.backend import take_db_option
+
+        rest = take_db_option(rest)  # the store URL, for every memory / engine command
     entry = COMMANDS.get(name)
     if entry is None:
         return io.report_error(CaveError("cave_unknown_command", f"unknown command {name!r}{suggest(name, COMMANDS)}; see cavemem --help"))

@@ -85,3 +85,26 @@ class MemoryBackend(Protocol):
     def substring_candidates(self, needle: str, where, k: int) -> list[int]: ...
     def stats(self) -> dict: ...
     def close(self) -> None: ...
+
+
+def take_db_option(args: list[str]) -> list[str]:
+    """``--db URL`` / ``--db=URL`` removed from a command's arguments and exported as
+    ``CAVEMAN_DB_URL`` for the stores this process opens (every memory and engine command
+    accepts it; a bare ``--`` ends the search so memory text can still be ``--db``)."""
+    out: list[str] = []
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a == "--":
+            out.extend(args[i:])
+            break
+        if a == "--db" and i + 1 < len(args):
+            os.environ["CAVEMAN_DB_URL"] = args[i + 1]
+            i += 2
+            continue
+        if a.startswith("--db="):
+            os.environ["CAVEMAN_DB_URL"] = a[len("--db="):]
+        else:
+            out.append(a)
+        i += 1
+    return out

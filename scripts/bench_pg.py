@@ -1,0 +1,175 @@
+#!/usr/bin/env python3
+"""PostgreSQL backend benchmark (issue 13): the same figures as SQLite, and concurrency.
+
+    python scripts/bench_pg.py --db postgresql://postgres@127.0.0.1:55432/postgres
+    python scripts/bench_pg.py --db URL --skip-locomo          # concurrency only
+
+Each run works in a fresh schema of the given database (dropped afterwards) and beside it in a
+fresh SQLite home, and writes a table + ``bench-results/bench_pg.json``:
+
+- **LoCoMo** (``../shared/data/locomo/locomo-dev.json``, read in place): every turn remembered and
+  every question asked exactly as ``scripts/bench_memory.py`` does, on SQLite and on PostgreSQL;
+  turn recall@10 and session recall@5 for the tuning conversations (0-2) and the check
+  conversations (3-4) apart (nothing is tuned here: default ranking). Target: both backends
+  within 0.5 point. The plain SQLite FTS5 bm25 baseline of bench_memory is reported beside.
+- **writers**: N processes × M ``Memory.remember`` of distinct facts against the one server at
+  once; then lost = expected − stored ids, duplicated = rows − distinct ids. Target 0 and 0.
+- **compress**: P processes each compressing K distinct JSON payloads through the engine (its
+  recovery store on the server) and retrieving every handle; exact = retrieved bytes equal the
+  input. Target: all exact.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing as mp
+import os
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from urllib.parse import quote
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "scripts"))
+RESULTS = REPO / "bench-results" / "bench_pg.json"
+
+
+def schema_url(base: str, schema: str) -> str:
+    return base + ("&" if "?" in base else "?") + "options=" + quote(f"-c search_path={schema},public", safe="")
+
+
+def _writer(args) -> float:
+    url, w, n = args
+    from cavemem import Memory
+
+    m = Memory(url, cwd="/")
+    t0 = time.perf_counter()
+    for i in range(n):
+        m.remember(f"writer {w} records fact {i}: service w{w}s{i} listens on port {10000 + w * 1000 + i}", project="bench")
+    return time.perf_counter() - t0
+
+
+def bench_writers(url: str, procs: int, each: int) -> dict:
+    from cavemem import Memory
+
+    t0 = time.perf_counter()
+    with mp.get_context("spawn").Pool(procs) as pool:
+        walls = pool.map(_writer, [(url, w, each) for w in range(procs)])
+    wall = time.perf_counter() - t0
+    store = Memory(url).store
+    rows, distinct = store.read("SELECT count(*), count(DISTINCT id) FROM memories WHERE project = ?", ("bench",))[0]
+    expected = procs * each
+    return {"processes": procs, "each": each, "expected": expected, "stored": rows, "lost": expected - distinct,
+            "duplicated": rows - distinct, "wall_s": round(wall, 2), "remembers_per_s": round(expected / wall, 1),
+            "slowest_writer_s": round(max(walls), 2)}
+
+
+def _compressor(args) -> tuple[int, int]:
+    url, p, k = args
+    os.environ["CAVEMAN_DB_URL"] = url
+    from cavemem.engine.core import Engine
+
+    eng = Engine()
+    exact = total = 0
+    for i in range(k):
+        payload = json.dumps({"worker": p, "batch": i, "rows": [{"id": j, "name": f"svc-{p}-{i}-{j}", "port": 9000 + j,
+                                                                 "healthy": j % 3 != 0} for j in range(60)]}).encode()
+        res = eng.compress(payload)
+        if res.recovery_handle:
+            total += 1
+            exact += eng.retrieve(res.recovery_handle) == payload
+    return exact, total
+
+
+def bench_compress(url: str, procs: int, each: int) -> dict:
+    t0 = time.perf_counter()
+    with mp.get_context("spawn").Pool(procs) as pool:
+        got = pool.map(_compressor, [(url, p, each) for p in range(procs)])
+    exact, total = sum(g[0] for g in got), sum(g[1] for g in got)
+    return {"processes": procs, "each": each, "with_handle": total, "exact": exact, "all_exact": exact == total == procs * each,
+            "wall_s": round(time.perf_counter() - t0, 2)}
+
+
+def bench_locomo(url: str, path: Path) -> dict:
+    import bench_memory as bm
+
+    convs = bm.load_locomo(path)
+    out: dict = {}
+    for name, target in (("sqlite", None), ("postgres", url)):
+        work = Path(tempfile.mkdtemp(prefix=f"cavemem-pg-bench-{name}-"))
+        os.chmod(work, 0o700)
+        os.environ["CAVEMAN_HOME"] = str(work)
+        t0 = time.perf_counter()
+        m, turns_of, _ = bm.build_memory_store(convs, target or str(work / "mem.db"), cwd=str(work))
+        build = time.perf_counter() - t0
+        rows = bm.eval_memory(m, convs, turns_of)
+        split = bm.split_summaries(convs, rows)
+        out[name] = {"remember_s": round(build, 1), "all": bm.summarize(rows), "tune": split["tune"], "check": split["check"]}
+    out["fts5_baseline"] = bm.eval_fts5_baseline(convs)
+    keys = ("turn_recall_at_10", "session_recall_at_5")
+    out["difference_points"] = {part: {k: round(100 * (out["postgres"][part][k] - out["sqlite"][part][k]), 2) for k in keys}
+                                for part in ("tune", "check", "all")}
+    out["within_half_point"] = all(abs(v) <= 0.5 for d in out["difference_points"].values() for v in d.values())
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--db", required=True, help="postgresql:// URL of a database with the vector and pg_trgm extensions")
+    ap.add_argument("--locomo", type=Path, default=REPO.parent / "shared" / "data" / "locomo" / "locomo-dev.json")
+    ap.add_argument("--skip-locomo", action="store_true")
+    ap.add_argument("--writers", type=int, default=16)
+    ap.add_argument("--remembers", type=int, default=500)
+    ap.add_argument("--compressors", type=int, default=8)
+    ap.add_argument("--compresses", type=int, default=50)
+    ap.add_argument("--out", type=Path, default=RESULTS)
+    args = ap.parse_args()
+    import psycopg
+
+    schema = "bench_" + uuid.uuid4().hex[:10]
+    with psycopg.connect(args.db, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+    url = schema_url(args.db, schema)
+    result: dict = {"generated": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "cpus": os.cpu_count(),
+                    "load_start": round(os.getloadavg()[0], 2)}
+    try:
+        if not args.skip_locomo and args.locomo.exists():
+            print("LoCoMo on both backends …", flush=True)
+            result["locomo"] = bench_locomo(url, args.locomo)
+        print(f"{args.writers} writers × {args.remembers} remembers …", flush=True)
+        result["writers"] = bench_writers(url, args.writers, args.remembers)
+        print(f"{args.compressors} compress processes × {args.compresses} …", flush=True)
+        result["compress"] = bench_compress(url, args.compressors, args.compresses)
+    finally:
+        from cavemem.store.pg import conn as pgconn
+
+        pgconn.close_all()
+        with psycopg.connect(args.db, autocommit=True) as conn:
+            conn.execute(f"DROP SCHEMA {schema} CASCADE")
+    result["load_end"] = round(os.getloadavg()[0], 2)
+    print_table(result)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(result, indent=2) + "\n")
+
+
+def print_table(r: dict) -> None:
+    if "locomo" in r:
+        lo = r["locomo"]
+        print(f"\n{'LoCoMo':<26}{'turn@10 tune':>14}{'turn@10 check':>15}{'sess@5 tune':>13}{'sess@5 check':>14}")
+        for name in ("sqlite", "postgres"):
+            t, c = lo[name]["tune"], lo[name]["check"]
+            print(f"{name:<26}{t['turn_recall_at_10']:>14.3f}{c['turn_recall_at_10']:>15.3f}"
+                  f"{t['session_recall_at_5']:>13.3f}{c['session_recall_at_5']:>14.3f}")
+        print(f"difference (points)        {lo['difference_points']}   within 0.5: {lo['within_half_point']}")
+        print(f"FTS5 bm25 baseline         turn@10 {lo['fts5_baseline'].get('turn_recall_at_10')}")
+    w, c = r["writers"], r["compress"]
+    print(f"\nwriters {w['processes']}×{w['each']}: stored {w['stored']}/{w['expected']}, lost {w['lost']}, "
+          f"duplicated {w['duplicated']}, {w['remembers_per_s']}/s")
+    print(f"compress {c['processes']}×{c['each']}: {c['exact']}/{c['with_handle']} exact (all exact: {c['all_exact']}), {c['wall_s']} s")
+
+
+if __name__ == "__main__":
+    main()
