@@ -239,3 +239,45 @@ def test_lookup_table_of_names_is_not_treated_as_opaque_keys():
     docs = [" ".join(r) for r in rows]
     gate = _gate_docs(rows, 1, docs)
     assert [d.endswith(r[1]) for d, r in zip(gate[1:], rows[1:])] == [True] * 60  # names stay in
+
+
+def packages(n: int = 80) -> list[tuple[str, str, str, str]]:
+    words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet"]
+    return [(f"lib{words[i % 10]}{words[(i * 7) % 10]}{i}", f"{i % 5}.{i * 3 % 11}.{i % 4}-{i % 3}+deb12u{i % 2}",
+             "amd64" if i % 4 else "all", str(1000 + 37 * i)) for i in range(n)]
+
+
+def test_every_hidden_row_of_a_name_list_is_named_on_its_marker():
+    pk = packages()
+    data = ("Package,Version,Arch,Size\n" + "".join(",".join(p) + "\n" for p in pk)).encode()
+    out = c.compress(data)
+    rows = parse(out)
+    shown = {r[0] for r in rows[1:] if "rows elided (caveman)" not in r[0]}
+    named = [n for r in rows if "rows elided (caveman)" in r[0] for n in r[0].split("Package: ", 1)[1].split(";")[0].rstrip(" …").split(", ")]
+    assert named and sorted(named + list(shown)) == sorted(p[0] for p in pk)
+    assert len(out) < len(data) * 0.7
+
+
+def test_sqlite_box_table_keeps_its_frame_and_names_hidden_rows():
+    pk = packages()
+    w = [max(len(p[k]) for p in pk) for k in range(4)]
+    top = "┌" + "┬".join("─" * (x + 2) for x in w) + "┐"
+    mid = "├" + "┼".join("─" * (x + 2) for x in w) + "┤"
+    bot = "└" + "┴".join("─" * (x + 2) for x in w) + "┘"
+    row = lambda cells: "│" + "│".join(f" {v:<{x}} " for v, x in zip(cells, w)) + "│"  # noqa: E731
+    lines = [top, row(("name", "version", "arch", "size")), mid] + [row(p) for p in pk] + [bot]
+    data = ("\n".join(lines) + "\n").encode()
+    out = c.compress(data).decode()
+    got = out.split("\n")
+    assert got[:3] == lines[:3] and got[-2:] == [bot, ""]
+    assert all(x in lines or x.startswith("… ") or x == "" for x in got)  # kept lines are verbatim
+    for p in pk:
+        assert p[0] in out
+    assert len(out.encode()) < len(data) // 2
+
+
+def test_aligned_table_of_repeated_first_cells_passes_through():
+    # dpkg -l: every row starts with its status "ii", so there is no name to list
+    lines = ["||/ Name    Version  Architecture Description", "+++-=======-========-============-============"]
+    lines += [f"ii  {p[0]}  {p[1]}  {p[2]}  a library" for p in packages()]
+    assert c.compress(("\n".join(lines) + "\n").encode()) is None

@@ -43,14 +43,17 @@ class TabularCompressor(QueryCompressor):
         if REENTRY in data:
             return None  # already compressed: never elide a marker-bearing table again
         table = parse_table(data)
-        if table is None:
-            return None
+        if table is None:  # sqlite -column/-box, pip list, ps: a column-aligned text table?
+            from .tabular_aligned import compress_aligned
+
+            return compress_aligned(data, query, REENTRY)
         rows = table.rows
         header_rows = 2 if table.kind == "markdown" else 1
         if len(rows) < MIN_ROWS or len(rows) <= header_rows + KEEP_FIRST + KEEP_LAST + 1:
             return None
-        keep = _choose_rows(rows, header_rows, query)
-        shaped, elided_bytes = _shape(rows, keep)
+        keyed = _names_rows(rows, header_rows)
+        keep = _choose_rows(rows, header_rows, query, keyed)
+        shaped, elided_bytes = _shape(rows, keep, keyed)
         if len(shaped) >= len(rows):
             return None
         if elided_bytes >= ELISION_NOTE_MIN_ELIDED_BYTES:
@@ -59,7 +62,7 @@ class TabularCompressor(QueryCompressor):
         return out if len(out) < len(data) else None
 
 
-def _choose_rows(rows: list[list[str]], header_rows: int, query: str) -> list[bool]:
+def _choose_rows(rows: list[list[str]], header_rows: int, query: str, keyed: bool = False) -> list[bool]:
     n = len(rows)
     keep = [False] * n
     for i in range(min(n, header_rows + KEEP_FIRST)):
@@ -73,8 +76,23 @@ def _choose_rows(rows: list[list[str]], header_rows: int, query: str) -> list[bo
     _keep_numeric_extrema(rows, header_rows, keep)
     if query:
         keep_query_relevant(keep, docs, query, TABULAR_LIMIT, RELEVANCE_THRESHOLD)
-    keep_non_redundant(_gate_docs(rows, header_rows, docs), keep)
+    keep_non_redundant(_gate_docs(rows, header_rows, docs, keyed), keep)
     return keep
+
+
+def _names_rows(rows: list[list[str]], header_rows: int) -> bool:
+    """Whether the first column names the rows (a package, country or host list): distinct in
+    most of 50+ rows and not opaque digits. Its cells are then what the table is looked up by:
+    every marker lists the names of the rows it hides, so the redundancy gate may judge rows
+    without them (else each new name makes its row "unlike those shown" and nothing elides)."""
+    data = rows[header_rows:]
+    if len(data) < KEY_COLUMN_MIN_ROWS:
+        return False
+    names = {r[0] for r in data if r}
+    if 2 * len(names) <= len(data) or 10 * sum(1 for v in names if _OPAQUE.fullmatch(v)) >= 5 * len(names):
+        return False
+    # listing a run's names must cost at most half of the rows it hides (as each marker checks)
+    return 2 * sum(len(r[0]) + 2 for r in data if r) <= sum(len(",".join(r)) + 1 for r in data)
 
 
 KEY_COLUMN_MIN_ROWS = 50
@@ -83,7 +101,7 @@ KEY_COLUMN_MIN_ROWS = 50
 _OPAQUE = re.compile(r"[ \t]*[+-]?(?=[^\n]*[0-9])[0-9a-fA-FxX.:,+\-_/TZ ]*", re.A)
 
 
-def _gate_docs(rows: list[list[str]], header_rows: int, docs: list[str]) -> list[str]:
+def _gate_docs(rows: list[list[str]], header_rows: int, docs: list[str], keyed: bool = False) -> list[str]:
     """The rows as the redundancy gate sees them: cells of opaque key-like columns (ids, hashes,
     measurements: digits, distinct in most rows) left out. Otherwise every row of a long table of
     unique values is "unlike those shown", the gate gives up after its promotion budget, and
@@ -93,8 +111,8 @@ def _gate_docs(rows: list[list[str]], header_rows: int, docs: list[str]) -> list
     if len(data) < KEY_COLUMN_MIN_ROWS:
         return docs
     width = max(len(r) for r in data)
-    keyish = []
-    for col in range(width):
+    keyish = [0] if keyed else []  # listed on the markers
+    for col in range(1 if keyed else 0, width):
         values = {r[col] for r in data if col < len(r)}
         if 2 * len(values) > len(data) and 10 * sum(1 for v in values if _OPAQUE.fullmatch(v)) >= 9 * len(values):
             keyish.append(col)
@@ -153,9 +171,22 @@ def _marker_row(text: str, width: int) -> list[str]:
     return [text] + [""] * (width - 1)
 
 
-def _shape(rows: list[list[str]], keep: list[bool]) -> tuple[list[list[str]], int]:
+def _names_summary(header: list[str], run: list[list[str]], summary: str, run_bytes: int) -> str | None:
+    """``Package: adduser, apt, …; <summary without its line on that column>``, or None when the
+    names would cost more than half the hidden rows."""
+    col = header[0] if header and header[0] else "names"
+    if any(e.startswith(col + ": ") and e.endswith(" present") for e in summary.split("; ")):
+        return summary  # "name: customer-03..customer-42 all 40 present" already names them all
+    listing = ", ".join(r[0] for r in run if r)
+    if 2 * len(listing.encode("utf-8")) > run_bytes:
+        return None
+    rest = [e for e in summary.split("; ") if e and e.split(": ", 1)[0] != col]
+    return "; ".join([f"{col}: {listing}"] + rest)
+
+
+def _shape(rows: list[list[str]], keep: list[bool], keyed: bool = False) -> tuple[list[list[str]], int]:
     """Kept rows with each dropped run replaced by a marker row (when worth it); also the total
-    bytes the markers stand for."""
+    bytes the markers stand for. With ``keyed`` every marker names its rows (or they stay)."""
     header = rows[0]
     width = len(header)
     out: list[list[str]] = []
@@ -167,6 +198,11 @@ def _shape(rows: list[list[str]], keep: list[bool]) -> tuple[list[list[str]], in
             continue
         run_bytes = sum(len(",".join(r).encode("utf-8")) + 1 for r in run)
         summary = summarize_elided((row_fields(header, r) for r in run), run_bytes)
+        if keyed:
+            summary = _names_summary(header, run, summary, run_bytes)
+            if summary is None:
+                out.extend(run)
+                continue
         text = marker_text(len(run), summary)
         if worth_eliding(len(run), len(text.encode("utf-8")), run_bytes, summary):
             out.append(_marker_row(text, width))
