@@ -463,3 +463,13 @@ def test_man_page_naming_tags_is_text_and_apt_simulate_is_a_log():
         f"Inst lib{i} (1.{i}-2 Debian:12.15/oldstable [amd64])\n" for i in range(8)
     ) + "".join(f"Conf lib{i} (1.{i}-2 Debian:12.15/oldstable [amd64])\n" for i in range(8))
     assert detect(sim.encode()) == "log"
+
+
+def test_prose_with_one_arrow_and_keywords_is_text():
+    """One statement shape (an ``a -> b`` arrow, a line ending in ``;``) is chance, not code."""
+    para = (
+        "The public function names and the module layout are private to the package; see below.\n"
+        "Each class keeps its static state (return codes, let bindings) in the interface record.\n"
+    )
+    doc = "Release notes\n\n" + para * 6 + "Renamed old_name -> new_name in the export_table (import_map).\n"
+    assert detect(doc.encode()) == "text"

@@ -227,11 +227,18 @@ def is_code(data: bytes, trimmed: bytes) -> bool:
         return False
     if not _symbol_dense(data) and len(_CODE_HEADS.findall(data, 0, 1 << 16)) < 3:
         return False  # prose that names keywords: licences, man pages, changelogs
-    return (
-        _SYMBOLS.search(data) is not None
-        or _OPEN_BRACE_LINE.search(data) is not None
-        or (b"def " in data and b":" in data)
-    )
+    if b"def " in data and b":" in data:
+        return True
+    # three statement shapes at least (``) {``, ``=>``, ``;`` line ends, blocks opened at line
+    # ends, lines opening on ``func``/``import``): prose meets one by chance (an ``a -> b``
+    # arrow, a ``Tag: a::b`` list)
+    marks = 0
+    for pattern in (_SYMBOLS, _OPEN_BRACE_LINE, _CODE_HEADS):
+        for _ in pattern.finditer(data, 0, 1 << 16):
+            marks += 1
+            if marks >= 3:
+                return True
+    return False
 
 
 def _sql_script(data: bytes) -> bool:
