@@ -50,3 +50,15 @@ def test_a_caret_line_in_the_tail_stays():
     lines = [f"src/m{k}.c:{k}:5: warning: unused variable 'v{k}'" for k in range(12)] + ["   12 |     int v;", "      |         ^"]
     out = C.compress(lines_doc(lines))
     assert out is None or out.endswith(b"      |         ^\n")
+
+
+def test_a_repeated_warning_leaves_its_location_in_the_marker():
+    lines = ["src/gz.c: In function 'gzscan':"]
+    for k, col in enumerate((21, 17, 60, 29, 27, 26)):
+        lines += [f"src/gz.c:{211 + k}:{col}: warning: ISO C++ forbids converting a string constant to 'char*' [-Wwrite-strings]",
+                  f"  {211 + k} |     bye(\"seeking {k}\", in->name);", "      |         ^~~~~~~~~"]
+    lines += ["src/gz.c:272:20: error: invalid conversion from 'void*' to 'unsigned char*' [-fpermissive]", "1 error generated."]
+    out = C.compress(lines_doc(lines)).decode()
+    assert "src/gz.c:211:21: warning: ISO C++ forbids converting" in out  # the first one, whole
+    assert "warning repeated at gz.c:212:17, gz.c:213:60, gz.c:214:29, gz.c:215:27, gz.c:216:26 …" in out
+    assert "src/gz.c:272:20: error: invalid conversion" in out and out.count("warning: ISO C++") == 1

@@ -21,7 +21,7 @@ from .invariant_columns import summarize_lines
 from .invariants import ELISION_NOTE_MIN_ELIDED_BYTES, ELISION_NOTE_PREFIX, elision_note, summarize_elided, worth_eliding
 from .lineends import cr_suffix, join_lines, runs, utf8_lines
 from .linescan import line_indices, literal_hit_positions, word_hit_positions
-from .log_fold import DECORATION_NOTE, decoration, let_go, more_trouble
+from .log_fold import DECORATION_NOTE, decoration, let_go, more_trouble, repeated_diagnostics
 from .log_templates import LogTemplates
 from .redundancy import keep_non_redundant
 from .relevance import LOG_LIMIT, keep_query_relevant
@@ -121,7 +121,7 @@ def keep_non_redundant_lines(lines: list[str], keep: list[bool]) -> LogTemplates
 def _run_summary(run: list[str], first: int, run_bytes: int, templates: LogTemplates | None) -> str:
     """The summary of ``run`` (the lines from index ``first``): its logfmt/JSON fields (spec
     §2.4) or, for a template-gated log whose run has no such fields, its slot values by kind."""
-    summary = summarize_lines(run, run_bytes)
+    summary = repeated_diagnostics(run) or summarize_lines(run, run_bytes)
     if not summary and templates is not None:
         summary = summarize_elided(map(templates.fields, range(first, first + len(run))), run_bytes)
     return summary

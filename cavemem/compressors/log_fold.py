@@ -14,6 +14,8 @@ trouble goes unnoticed: ``test_mod3.py:9: AssertionError`` has no ERROR word, no
 - lets go of a traceback frame (with its source line) already shown verbatim above, and of a
   line the gate promoted that repeats one shown verbatim (a trouble line always stays: each
   failure keeps its own exception line);
+- lets go of a compiler warning or note whose message was shown above; the marker of its run
+  names its location (``warning repeated at gzappend.c:211:21, gzappend.c:216:17``);
 - drops caret and underline lines (only ``^``, ``~``, ``|`` and spaces) wherever they are but in
   the head and tail: they repeat the column of a location that is kept. One note at the end
   counts them.
@@ -34,6 +36,10 @@ _TROUBLE = re.compile(
 _PASSED = re.compile(r"(?:\.\.\.|\s)\s*(?:ok|PASSED|passed)\s*(?:\(.*\))?\s*\r?$|^\s*(?:\u2714|\u2713|ok \d+ )")
 _FRAME = re.compile(r"\s+(?:File \"|at\s)")
 _DECORATION = re.compile(r"[\s|^~]*[\^~][\s|^~]*\r?\Z")
+# a compiler diagnostic: ``path:line[:col]: warning|note: message``
+_DIAGNOSTIC = re.compile(r"(\S+?:[0-9]+(?::[0-9]+)?): (warning|note): (.+?)\r?\Z")
+MAX_LISTED_LOCATIONS = 12
+_CONTEXT = re.compile(r"\S+: (?:In |At top level:)")  # ``file.c: In function 'f':``
 _EXCERPT = re.compile(r"\s*[0-9]+ +\| ")  # a compiler's quote of the source line at a location
 DECORATION_NOTE = "\u2026 caveman: elided {n} caret/underline lines (they repeat a kept location's column) \u2026"
 
@@ -47,26 +53,52 @@ def decoration(lines: list[str], protected: set[int]) -> list[bool]:
     return [i not in protected and bool(line.strip()) and bool(_DECORATION.match(line)) for i, line in enumerate(lines)]
 
 
+def repeated_diagnostics(run: list[str]) -> str:
+    """``warning repeated at gzappend.c:211:21, gzappend.c:216:17`` for a run of diagnostics that
+    repeat a message shown above (with their quotes, carets and ``In function`` lines), else ''."""
+    locations, kinds = [], set()
+    for line in run:
+        m = _DIAGNOSTIC.match(line)
+        if m is not None:
+            locations.append(m.group(1).rsplit("/", 1)[-1])
+            kinds.add(m.group(2))
+        elif line.strip() and not (_EXCERPT.match(line) or _DECORATION.match(line) or _CONTEXT.match(line)):
+            return ""
+    if not locations or len(locations) > MAX_LISTED_LOCATIONS:
+        return ""
+    return f"{'/'.join(sorted(kinds))} repeated at {', '.join(locations)}"
+
+
 def let_go(lines: list[str], keep: list[bool], base: list[bool], protected: set[int]) -> None:
-    """Un-keep passing-test lines kept only by the redundancy gate (not in ``base``, the keeps
-    before it) and traceback frames (with their source line) repeated verbatim; lines in
-    ``protected`` (the head and tail) stay."""
+    """Un-keep (module note) gate-promoted look-alikes (not in ``base``, the keeps before the
+    gate), repeated frames and repeated warnings; lines in ``protected`` (the head and tail) stay
+    but count as shown."""
     shown: set[tuple[str, str]] = set()
     seen: set[str] = set()
+    said: set[tuple[str, str]] = set()  # (severity, message) of diagnostics shown
     n = len(lines)
     for i, line in enumerate(lines):
-        if not keep[i] or i in protected:
+        if not keep[i]:
             continue
-        if line in seen and line.strip() and not base[i]:  # the same look-alike line again
-            keep[i] = False
-            continue
+        free = i not in protected
+        diagnostic = _DIAGNOSTIC.match(line)
+        repeat_said = diagnostic is not None and diagnostic.group(2, 3) in said
+        code = lines[i + 1] if i + 1 < n and not _FRAME.match(lines[i + 1]) else ""
+        frame = _FRAME.match(line) is not None
+        repeat_frame = frame and (line, code) in shown
+        repeat_line = line in seen and bool(line.strip())
         seen.add(line)
-        if not base[i] and (_PASSED.search(line) or _EXCERPT.match(line)):
-            keep[i] = False
-        elif _FRAME.match(line):
-            code = lines[i + 1] if i + 1 < n and not _FRAME.match(lines[i + 1]) else ""
-            if (line, code) in shown:
-                keep[i] = False
-                if code and i + 1 not in protected:
-                    keep[i + 1] = False
+        if diagnostic is not None:
+            said.add(diagnostic.group(2, 3))
+        if frame:
             shown.add((line, code))
+        if not free:
+            continue
+        if (repeat_line and not base[i]) or repeat_said:  # a repeated warning's marker names its location
+            keep[i] = False
+        elif not base[i] and (_PASSED.search(line) or _EXCERPT.match(line)):
+            keep[i] = False
+        elif repeat_frame:
+            keep[i] = False
+            if code and i + 1 not in protected:
+                keep[i + 1] = False
