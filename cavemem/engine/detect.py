@@ -28,6 +28,7 @@ _NORMAL_DIFF_LINE = re.compile(
 _CODE_STRUCT_PREFIXES = (b"import ", b"export ", b"package ", b"func ", b"def ", b"const ", b"#include", b"#!", b"//", b"/*")
 _CODE_STRUCT_INNER = (b"\nimport ", b"\nexport ", b"\npackage ", b"\nfunc ", b"\ndef ", b"\nclass ", b"\nconst ")
 _HTML_TAGS = (b"<body", b"<article", b"<main", b"<div", b"<p>", b"<p ")
+_PY_DEF = re.compile(rb"^[\t ]*(?:async )?def \w+\(", re.M)
 _SQL_HEAD = re.compile(
     rb"(?i)[\t ]*(?:CREATE|INSERT|ALTER|DROP|SELECT|UPDATE|DELETE|BEGIN|COMMIT|PRAGMA|SET|GRANT|REPLACE|WITH)\b"
 )
@@ -227,7 +228,7 @@ def is_code(data: bytes, trimmed: bytes) -> bool:
         return False
     if not _symbol_dense(data) and len(_CODE_HEADS.findall(data, 0, 1 << 16)) < 3:
         return False  # prose that names keywords: licences, man pages, changelogs
-    if b"def " in data and b":" in data:
+    if _PY_DEF.search(data) is not None:
         return True
     # three statement shapes at least (``) {``, ``=>``, ``;`` line ends, blocks opened at line
     # ends, lines opening on ``func``/``import``): prose meets one by chance (an ``a -> b``
