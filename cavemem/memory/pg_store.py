@@ -21,7 +21,6 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 from ..store.pg import conn as pgconn
-from . import ids
 from .model import Filter, MemoryRecord
 from .store import MemoryStore
 
@@ -197,25 +196,8 @@ class PgMemoryStore(MemoryStore):
         """The connection is the process's (shared with the recovery store)."""
 
     def stats(self) -> dict:
-        rows = self._q(
-            "SELECT project, count(*) FILTER (WHERE valid_until IS NULL), count(*) FILTER (WHERE valid_until IS NOT NULL), "
-            "sum(octet_length(text)) FROM memories GROUP BY project ORDER BY project")
-        by_project = {p: {"current": c, "superseded": s, "text_bytes": int(b or 0)} for p, c, s, b in rows}
-        kinds = self._q("SELECT coalesce(kind, ''), count(*) FROM memories WHERE valid_until IS NULL GROUP BY 1 ORDER BY 1")
-        span = self._q("SELECT min(ts), max(ts) FROM memories")[0]
-        out: dict = {
-            "basis": "inferred",
-            "memories": sum(v["current"] for v in by_project.values()),
-            "superseded": sum(v["superseded"] for v in by_project.values()),
-            "merged": self._q("SELECT count(*) FROM memories WHERE change = 'merge'")[0][0],
-            "text_bytes": sum(v["text_bytes"] for v in by_project.values()),
-            "projects": by_project,
-            "kinds": {(k or "unspecified"): v for k, v in kinds},
-            "path": self.path,
-        }
-        if span[0] is not None:
-            out["oldest"] = ids.format_time(ids.from_micros(span[0]))
-            out["newest"] = ids.format_time(ids.from_micros(span[1]))
+        out = super().stats()  # the same SQL, translated; a server has no file size to report
+        out.pop("file_bytes", None)
         return out
 
     def fts_candidates(self, terms: Sequence[str], where: Filter, k: int, *, newest: int = 0) -> list[tuple[int, float]]:

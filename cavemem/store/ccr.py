@@ -279,24 +279,28 @@ class CCRStore:
             used = self.storage_bytes()
         except sqlite3.Error as exc:
             raise StoreUnavailable(f"ccr stats: {exc}") from exc
-        by_type = {}
-        tc = tb = ta = 0
-        for ct, count, before, after in sorted(rows, key=lambda r: r[0].encode()):
-            by_type[ct] = _bucket(count, before or 0, after or 0)
-            tc += count
-            tb += before or 0
-            ta += after or 0
-        out = {"totals": _bucket(tc, tb, ta), "by_content_type": by_type, "basis": "inferred"}
-        if used:
-            out["storage_bytes"] = used
-        if self.max_bytes:
-            out["max_storage_bytes"] = self.max_bytes
-        if used >= self.max_bytes:
-            out["storage_full"] = True
-        return out
+        return summary_of(rows, used, self.max_bytes)
 
     def close(self) -> None:
         self.db.close()
+
+
+def summary_of(rows, used: int, max_bytes: int) -> dict:
+    """The stats summary from ``(content_type, count, tokens_before, tokens_after)`` rows."""
+    by_type = {}
+    tc = tb = ta = 0
+    for ct, count, before, after in sorted(rows, key=lambda r: r[0].encode()):
+        before, after = int(before or 0), int(after or 0)
+        by_type[ct] = _bucket(count, before, after)
+        tc, tb, ta = tc + count, tb + before, ta + after
+    out = {"totals": _bucket(tc, tb, ta), "by_content_type": by_type, "basis": "inferred"}
+    if used:
+        out["storage_bytes"] = used
+    if max_bytes:
+        out["max_storage_bytes"] = max_bytes
+    if used >= max_bytes:
+        out["storage_full"] = True
+    return out
 
 
 def _bucket(count: int, before: int, after: int) -> dict:

@@ -149,21 +149,7 @@ class PgCCRStore:
     def summary(self) -> dict:
         rows = self.srv.query("SELECT content_type, count(*), sum(tokens_before), sum(tokens_after) FROM recoveries "
                               "GROUP BY content_type", action="ccr stats")
-        used = self.storage_bytes()
-        by_type = {}
-        tc = tb = ta = 0
-        for ct, count, before, after in sorted(rows, key=lambda r: r[0].encode()):
-            before, after = int(before or 0), int(after or 0)
-            by_type[ct] = sqlite_ccr._bucket(count, before, after)
-            tc, tb, ta = tc + count, tb + before, ta + after
-        out = {"totals": sqlite_ccr._bucket(tc, tb, ta), "by_content_type": by_type, "basis": "inferred"}
-        if used:
-            out["storage_bytes"] = used
-        if self.max_bytes:
-            out["max_storage_bytes"] = self.max_bytes
-        if used >= self.max_bytes:
-            out["storage_full"] = True
-        return out
+        return sqlite_ccr.summary_of(rows, self.storage_bytes(), self.max_bytes)
 
     def close(self) -> None:
         """The connection is the process's, shared with the memory store: nothing to release."""

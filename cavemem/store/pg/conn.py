@@ -219,6 +219,7 @@ PRIMARY_KEYS = {"mem_capture": ("id",), "cap_sessions": ("session",), "cap_messa
 _INSERT_OR = re.compile(r"^\s*INSERT\s+OR\s+(IGNORE|REPLACE)\s+INTO\s+(\w+)\s*(?:\(([^)]*)\))?", re.I)
 _NEW_MEMORY = re.compile(r"^\s*INSERT\s+INTO\s+memories\s*\(\s*id\s*,", re.I)
 _UPSERT_SELF = re.compile(r"\b(\w+) = \1\b")
+_SUM_NULL = re.compile(r"\bsum\(([\w.]+) IS (NOT )?NULL\)", re.I)
 _SCALAR_MAX = re.compile(r"\b(max|min)\(([^(),]+,[^(),]+)\)", re.I)  # SQLite's two-argument max(): greatest()
 _JSON_EACH = re.compile(r"json_each\(([\w.]+)\)")
 
@@ -255,6 +256,7 @@ def translate(sql: str) -> tuple[str, bool] | None:
     if target and "DO UPDATE SET" in s:
         head, _, sets = s.partition("DO UPDATE SET")
         s = head + "DO UPDATE SET" + _UPSERT_SELF.sub(lambda m: f"{m.group(1)} = {target.group(1)}.{m.group(1)}", sets)
+    s = _SUM_NULL.sub(r"count(*) FILTER (WHERE \1 IS \2NULL)", s)  # SQLite sums booleans
     s = _SCALAR_MAX.sub(lambda m: ("greatest(" if m.group(1).lower() == "max" else "least(") + m.group(2) + ")", s)
     s = _JSON_EACH.sub(r"json_array_elements_text(\1::json) AS json_each(value)", s)
     s = s.replace("instr(", "strpos(").replace("length(CAST(text AS BLOB))", "octet_length(text)")
