@@ -3,6 +3,8 @@ plus what only the Typer side adds (rich help, completion, ``help CMD``, did-you
 
 from __future__ import annotations
 
+import os
+
 import pytest
 import typer
 
@@ -146,3 +148,39 @@ def test_input_too_large_names_the_limit_it_was_read_under(monkeypatch):
     with pytest.raises(io.InputTooLarge) as err:
         io.read_stdin(10)
     assert err.value.message == "stdin exceeds 10 bytes" and err.value.exit_code == 1
+
+
+HOT = [("detect", (), b"2026-06-16T09:00:00Z [INFO] compiling module pkg/mod001 ... ok\n" * 20),
+       ("compress", (), b"2026-06-16T09:00:00Z [INFO] compiling module pkg/mod001 ... ok (407 ms)\n" * 40),
+       ("remember", ("--global", "we deploy on Tuesdays"), b""),
+       ("recall", ("--all", "when do we deploy"), b"")]
+
+
+@pytest.mark.parametrize("verb,args,stdin", HOT)
+def test_hot_commands_never_run_inspect_regex_or_tiktoken(verb, args, stdin, tmp_path):
+    # start-up (issue 12): dataclasses' inspect import is deferred (cli.main.defer_inspect) and
+    # short ASCII token counts need neither tiktoken nor the regex package
+    import subprocess
+    import sys
+
+    env = dict(os.environ, CAVEMAN_HOME=str(tmp_path), CAVEMAN_EMBED="0")
+    if verb == "recall":
+        subprocess.run([sys.executable, "-m", "cavemem", "remember", "--global", "we deploy on Tuesdays"], env=env, check=True,
+                       capture_output=True)
+    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "cavemem", verb, *args], input=stdin, env=env,
+                          capture_output=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-500:]
+    imported = {line.split("|")[-1].strip() for line in proc.stderr.decode().splitlines() if line.startswith("import time:")}
+    assert not imported & {"inspect", "ast", "regex"}, imported & {"inspect", "ast", "regex"}
+
+
+def test_deferred_inspect_loads_on_first_use():
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom cavemem.cli.main import defer_inspect\ndefer_inspect()\nimport dataclasses, inspect\n"
+            "assert 'ast' not in sys.modules\n"
+            "@dataclasses.dataclass\nclass P:\n    x: int\n"
+            "assert P.__doc__ == 'P(x: int)' and inspect.isfunction(defer_inspect) and 'ast' in sys.modules\nprint('ok')\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.stdout.strip() == "ok", out.stderr

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class SafetyClass:
+    """What a transform may do to model-visible bytes, and what the engine must do about it."""
     id: int
     byte_safe: bool
     requires_ccr: bool

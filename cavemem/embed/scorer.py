@@ -58,6 +58,7 @@ WINDOW_CHARS = 600  # at most this much of each neighbour joins a memory's conte
 
 @dataclass(frozen=True)
 class SemanticConfig:
+    """Tuning of the semantic signal (weights and floors; see the module docstring)."""
     weight: float = 0.35  # fusion weight (RankConfig "extra.semantic" overrides it)
     floor: float = 0.2  # best cosine at which a query's semantic signal is 0 (its height)
     ref_rank: int = 20  # the cosine of the ref_rank-th nearest memory maps to 0 within a query

@@ -19,6 +19,7 @@ ALL_KINDS = ["artifact", "history", "skill", "tool_result"]
 
 @dataclass(frozen=True)
 class Entry:
+    """One routing line: content type, the compressor's import path, auto or force-only."""
     content_type: str
     target: str  # "package.module:ClassName"
     auto: bool = True  # reachable by Detect (False = force-only via --type)

@@ -45,6 +45,7 @@ class _OrderedJSON:
 
 @dataclass
 class Result(_OrderedJSON):
+    """A compress call's output and its report (JSON fields in contract order)."""
     output: bytes
     content_type: str
     tokens_before: int
@@ -83,6 +84,7 @@ class Result(_OrderedJSON):
 
 @dataclass
 class SimResult(_OrderedJSON):
+    """What a compress call would do, without storing anything (``simulate``)."""
     content_type: str
     tokens_before: int
     tokens_after: int

@@ -33,6 +33,7 @@ _COMMENTED_LINE = re.compile(r"#[^\s#!].*")
 
 @dataclass
 class ConfigShape:
+    """Counts that tell a config file from prose (detection and the config compressor)."""
     kind: str  # "yaml" | "ini" (TOML and INI share one shape)
     yaml_keys: int
     assignments: int

@@ -17,6 +17,7 @@ _SEP_CELL = re.compile(r":?-{3,}:?")
 
 @dataclass
 class Table:
+    """A strictly parsed Markdown / CSV / TSV table."""
     kind: str  # "markdown" | "csv"
     delimiter: str  # "|" for markdown, "," or "\t" for csv
     rows: list[list[str]]  # header first; markdown includes the separator row

@@ -150,6 +150,7 @@ def analyze(text: str) -> list[str]:
 
 @dataclass(frozen=True)
 class QueryTerm:
+    """One query term in index form plus its surface form (substring search)."""
     term: str  # the index form (stemmed word, CJK bigram or single CJK character)
     raw: str  # the lower-case surface form, used for substring (trigram) search
 

@@ -27,6 +27,7 @@ PASS_COMPRESSOR = "memory"
 
 @dataclass
 class Prepared:
+    """A ranked memory with its rendered text and token count, ready to pack."""
     rec: MemoryRecord
     score: float
     text: str
@@ -39,6 +40,7 @@ class Prepared:
 
 @dataclass
 class Packed:
+    """The hits that fit the token budget, and why others did not."""
     hits: list[dict] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 

@@ -163,6 +163,7 @@ class ExtraScorer(Protocol):
 
 @dataclass
 class Ranked:
+    """One memory's fused score and the signals it came from."""
     seq: int
     score: float
     lexical: float = 0.0

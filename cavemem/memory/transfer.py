@@ -37,6 +37,7 @@ def export_line(rec: MemoryRecord) -> str:
 
 @dataclass
 class ImportReport:
+    """What one import did: lines read, imported, duplicates, errors."""
     lines: int = 0
     imported: int = 0
     duplicates: int = 0

@@ -54,6 +54,7 @@ _WORD_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "fi
 
 @dataclass(frozen=True)
 class Window:
+    """A half-open time range a query's date words name."""
     start: datetime
     end: datetime  # exclusive
 

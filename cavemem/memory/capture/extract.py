@@ -20,6 +20,7 @@ MAX_SENTENCE = 400
 
 @dataclass
 class Candidate:
+    """A memory proposed by an extraction rule, with its kind and confidence."""
     text: str
     kind: str  # the memory kind: fact | preference | decision | note
     capture_kind: str  # decision | preference | bugfix | fact | explicit

@@ -19,6 +19,7 @@ from . import archive, extract, schema
 
 @dataclass
 class CaptureReport:
+    """What one capture pass did over a transcript."""
     session: str = ""
     project: str = ""
     new_messages: int = 0
