@@ -106,18 +106,26 @@ def cold(runs: int) -> dict:
 def paired_overhead(cmd: list[str], stdin: bytes, runs: int, env: dict) -> dict:
     """A/B pairs, command then ``python -c pass``, in turn: the median of the per-pair differences
     is the command's start-up over bare Python, robust to the machine's speed drifting."""
+    import resource
+
+    def cpu() -> float:
+        r = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return r.ru_utime + r.ru_stime
+
     base = [sys.executable, "-c", "pass"]
-    diffs, walls = [], []
+    diffs, walls, cpu_diffs = [], [], []
     for _ in range(runs):
-        t = time.perf_counter()
+        c0, t = cpu(), time.perf_counter()
         subprocess.run(cmd, input=stdin, capture_output=True, env=env)
-        a = time.perf_counter() - t
+        a, c1 = time.perf_counter() - t, cpu()
         t = time.perf_counter()
         subprocess.run(base, capture_output=True, env=env)
-        b = time.perf_counter() - t
+        b, c2 = time.perf_counter() - t, cpu()
         diffs.append((a - b) * 1000)
         walls.append(a * 1000)
-    return {"median wall (ms)": round(statistics.median(walls), 1), "over bare python (ms)": round(statistics.median(diffs), 1)}
+        cpu_diffs.append(((c1 - c0) - (c2 - c1)) * 1000)
+    return {"median wall (ms)": round(statistics.median(walls), 1), "over bare python (ms)": round(statistics.median(diffs), 1),
+            "cpu over bare python (ms)": round(statistics.median(cpu_diffs), 1)}
 
 
 def startup(runs: int) -> dict:
@@ -131,15 +139,24 @@ def startup(runs: int) -> dict:
     handle = json.loads(rep.stderr.decode().strip().splitlines()[-1]).get("recovery_handle", "ccr_0")
     subprocess.run([cavemem, "remember", "we use PostgreSQL 16 in production"], capture_output=True, env=env)
     hook = json.dumps({"session_id": "s1", "prompt": "which database do we run", "cwd": home}).encode()
-    cases = {
-        "detect 1 KB": ([cavemem, "detect"], small),
-        "compress 1 KB": ([cavemem, "compress"], small),
-        "retrieve": ([cavemem, "retrieve", handle], b""),
-        "remember": ([cavemem, "remember", "--project", "bench", "deploys go out on Tuesdays"], b""),
-        "recall": ([cavemem, "recall", "which database do we run"], b""),
-        "hook user-prompt": ([cavemem, "hook", "claude-code", "user-prompt"], hook),
+    no_embed = {"CAVEMAN_EMBED": "0"}
+    cases = {  # name: (argv, stdin, extra environment)
+        "detect 1 KB": ([cavemem, "detect"], small, {}),
+        "compress 1 KB": ([cavemem, "compress"], small, {}),
+        "retrieve": ([cavemem, "retrieve", handle], b"", {}),
+        "remember": ([cavemem, "remember", "--project", "bench", "deploys go out on Tuesdays"], b"", {}),
+        "recall": ([cavemem, "recall", "which database do we run"], b"", {}),
+        "recall CAVEMAN_EMBED=0": ([cavemem, "recall", "which database do we run"], b"", no_embed),
+        "hook user-prompt": ([cavemem, "hook", "claude-code", "user-prompt"], hook, {}),
+        "hook user-prompt CAVEMAN_EMBED=0": ([cavemem, "hook", "claude-code", "user-prompt"], hook, no_embed),
     }
-    return {name: paired_overhead(cmd, stdin, runs, env) for name, (cmd, stdin) in cases.items()}
+    return {name: paired_overhead(cmd, stdin, runs, dict(env, **extra)) for name, (cmd, stdin, extra) in cases.items()}
+
+
+def _print_startup(up: dict) -> None:
+    print(f"{'hot command (paired A/B, median)':<40} {'wall ms':>8} {'over python':>12} {'cpu over':>9}")
+    for k, v in up.items():
+        print(f"{k:<40} {v['median wall (ms)']:8.1f} {v['over bare python (ms)']:12.1f} {v['cpu over bare python (ms)']:9.1f}")
 
 
 def throughput() -> dict:
@@ -226,7 +243,14 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=15)
     ap.add_argument("--json", default="bench-results/bench_engine.json")
     ap.add_argument("--json-codecs-only", action="store_true", help="only the stdlib-vs-orjson section")
+    ap.add_argument("--startup-only", action="store_true", help="only the hot-command start-up section")
     args = ap.parse_args()
+    if args.startup_only:
+        up = startup(args.runs)
+        _print_startup(up)
+        Path(args.json).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.json).with_name("bench_startup.json").write_text(json.dumps(up, indent=2) + "\n")
+        return
     codecs = json_codecs(args.runs)
     print(f"{'JSON: stdlib vs orjson (best of 5)':<40} {'stdlib MB/s':>12} {'orjson MB/s':>12} {'speedup':>8}")
     for k, v in codecs.items():
@@ -246,9 +270,7 @@ def main() -> None:
     for k, v in c.items():
         print(f"{k:<40} {v:8.1f}")
     print()
-    print(f"{'hot command (paired A/B, median)':<40} {'wall ms':>8} {'over python':>12}")
-    for k, v in up.items():
-        print(f"{k:<40} {v['median wall (ms)']:8.1f} {v['over bare python (ms)']:12.1f}")
+    _print_startup(up)
     print()
     print(f"{'in-process':<18} {'raw tiktoken MB/s':>18} {'compress MB/s':>14} {'share':>7} {'ratio':>7}")
     for k, v in tp.items():
