@@ -41,13 +41,14 @@ def server_url(path: str | None, file_env: str = "") -> str | None:
     return url if is_postgres(url) else None
 
 
-_PASSWORD = re.compile(r"(://[^:/@?#]*:)([^@/?#]*)(@)")
-_QUERY_PASSWORD = re.compile(r"(?i)((?:^|[?&\s])password=)([^&\s]*)")
+# Compiled on first use (re caches them): every store open imports this module, few mask a URL.
+_PASSWORD = r"(://[^:/@?#]*:)([^@/?#]*)(@)"
+_QUERY_PASSWORD = r"(?i)((?:^|[?&\s])password=)([^&\s]*)"
 
 
 def mask_url(url: str) -> str:
     """``url`` with any password replaced by ``***`` (error messages and reports show URLs)."""
-    return _QUERY_PASSWORD.sub(r"\1***", _PASSWORD.sub(r"\1***\3", url))
+    return re.sub(_QUERY_PASSWORD, r"\1***", re.sub(_PASSWORD, r"\1***\3", url))
 
 
 class RecoveryBackend(Protocol):
