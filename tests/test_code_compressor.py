@@ -736,3 +736,34 @@ def test_numbered_python_listing_through_engine(engine):
     assert b"with open" not in res.output
     assert all(line.split(b"\t", 1)[0].isdigit() for line in out_lines if line)
     assert engine.retrieve(res.recovery_handle) == listing
+
+
+def test_long_module_level_literals_become_excerpts_that_still_parse(code):
+    import ast
+
+    long_text = " ".join(f"word{i}" for i in range(120))
+    src = (
+        '"""Module docstring that is long enough to be cut if docstrings were cut: ' + "x " * 250 + '"""\n'
+        "TOPICS = {'assert': 'The \"assert\" statement\\n'\n"
+        f"           '{long_text}\\n'\n"
+        f"           '{long_text}',\n"
+        f" 'raw': b'{long_text}',\n"
+        f" 'fmt': f'{{x}} {long_text}'}}\n"
+        "\n\nimport sys\n\n\ndef lookup(name):\n    return TOPICS[name]\n"
+    ).encode()
+    out = code.compress(src)
+    ast.parse(out)  # still Python
+    text = out.decode()
+    assert "'assert': 'The \"assert\" ... 1740 chars elided (caveman) ...'," in text
+    assert f"b'{long_text}'" not in text and "'raw': b'word0 word1" in text
+    assert f"f'{{x}} {long_text}'" in text  # an f-string holds code: never cut
+    assert src.split(b"\n")[0] in out  # docstrings stay
+    assert code.compress(out) is None  # a second pass cuts nothing more
+
+
+def test_excerpt_never_ends_inside_an_escape():
+    from cavemem.compressors.code.strings import _excerpt
+
+    assert _excerpt(b"abc\\x4") == b"abc"
+    assert _excerpt(b"ab\\x41cd \\u00e9 and more words here") == b"ab\\x41cd \\u00e9 and more words"
+    assert _excerpt("caf\u00e9".encode() * 30).decode()  # a UTF-8 character is never split

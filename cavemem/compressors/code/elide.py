@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from ...gocompat import trim_space_bytes
 from .languages import BRACE_ELISION, COMMENT_TYPES, LANGUAGES, PY_ELISION, Deadline, LanguageSpec, load_language, parse
 from .parse_errors import ErrorMap, ErrorSpan, error_spans, no_new_errors
+from .strings import string_replacements
 
 # Directive comments survive comment removal (build constraints, cgo exports, TS references).
 DIRECTIVE_PREFIXES = (b"//go:", b"// +build", b"//+build", b"//export ", b"///")
@@ -238,6 +239,9 @@ def elide_tree(
     error_map = ErrorMap(data, errors) if errors else None
     try:
         replacements = body_replacements(spec, data, root, error_map)
+        replacements += string_replacements(
+            lang_name, data, root, lambda kind, types: _captured(_query(lang_name, kind, types, "[{alternatives}] @s"), root)
+        )
         if options.remove_comments:
             replacements += comment_replacements(spec, data, root)
         if options.remove_docstrings:
