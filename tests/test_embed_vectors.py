@@ -25,8 +25,9 @@ def unit_rows(n: int, dim: int = 384, seed: int = 0) -> np.ndarray:
 
 
 @pytest.fixture
-def index(tmp_path) -> VectorIndex:
-    return VectorIndex(str(tmp_path / "mem.db.vectors"))
+def index(tmp_path, db_backend) -> VectorIndex:
+    """The sidecar files, and (db_backend's postgres run) the same index in pgvector."""
+    return VectorIndex((db_backend or str(tmp_path / "mem.db")) + ".vectors")
 
 
 def test_empty_index_searches_to_nothing(index):
@@ -64,6 +65,7 @@ def test_add_is_idempotent_and_appends(index):
     assert got[mid(7)] == pytest.approx(1.0, abs=1e-5)
 
 
+@pytest.mark.sqlite_only
 def test_remove_compacts_and_persists(index, tmp_path):
     m = unit_rows(30)
     index.add([mid(i) for i in range(30)], m)
@@ -79,6 +81,7 @@ def test_remove_compacts_and_persists(index, tmp_path):
     assert index.remove([]) == 0
 
 
+@pytest.mark.sqlite_only
 def test_files_are_private(index):
     index.add([mid(1)], unit_rows(1))
     assert os.stat(index.dir).st_mode & 0o777 == 0o700
@@ -86,6 +89,7 @@ def test_files_are_private(index):
         assert os.stat(os.path.join(index.dir, name)).st_mode & 0o077 == 0, name
 
 
+@pytest.mark.sqlite_only
 def test_uncommitted_append_is_invisible_then_truncated(index):
     m = unit_rows(6)
     index.add([mid(i) for i in range(3)], m[:3])
@@ -106,6 +110,7 @@ def test_uncommitted_append_is_invisible_then_truncated(index):
     assert fresh.search(m[4], 1)[0][0] == mid(4)
 
 
+@pytest.mark.sqlite_only
 def test_corrupt_manifest_is_rebuilt_by_the_next_writer(index):
     index.add([mid(1)], unit_rows(1))
     with open(os.path.join(index.dir, "manifest.json"), "w") as fh:
@@ -118,6 +123,7 @@ def test_corrupt_manifest_is_rebuilt_by_the_next_writer(index):
     assert VectorIndex(index.dir).ids() == [mid(2)]
 
 
+@pytest.mark.sqlite_only
 def test_truncated_matrix_is_reported_not_misread(index):
     index.add([mid(i) for i in range(4)], unit_rows(4))
     gen = index.manifest["generation"]
@@ -160,6 +166,7 @@ def test_concurrent_writer_processes_lose_nothing(index):
     assert len(ids) == 6 * 5 * 10 == len(set(ids))
 
 
+@pytest.mark.sqlite_only
 def test_fingerprint_round_trips(index):
     index.create(fingerprint=[3, 9])
     assert index.manifest["fingerprint"] == [3, 9]

@@ -174,3 +174,29 @@ def test_project_scoping_and_the_user_column(pg_url, tmp_path):
     with psycopg.connect(pg_url) as conn:
         users = conn.execute('SELECT DISTINCT "user" FROM memories').fetchall()
     assert len(users) == 1 and users[0][0]
+
+
+def test_semantic_recall_in_pgvector_matches_the_sidecar_and_forget_drops_vectors(pg_url, tmp_path, monkeypatch):
+    from datetime import datetime, timezone
+
+    monkeypatch.setenv("CAVEMAN_EMBED", "1")  # a PostgreSQL store has no sidecar file to switch it on
+
+    def clock():
+        return datetime(2024, 4, 1, tzinfo=timezone.utc)
+
+    facts = ["the car needs new tyres before winter", "our kubernetes cluster autoscaler caps at 40 nodes",
+             "Alice prefers tea over coffee in the morning", "the quarterly report is due on the fifth"]
+    got = {}
+    for name, target in (("sqlite", str(tmp_path / "mem.db")), ("postgres", pg_url)):
+        m = Memory(target, cwd=str(tmp_path), clock=clock)
+        recs = [m.remember(f, at="2024-03-01T00:00:00Z") for f in facts]
+        m.scorers[0].sync()
+        hits = m.recall("what does she drink at breakfast", now="2024-04-02T00:00:00Z")["hits"]
+        got[name] = [(h["id"], h["score"]) for h in hits]
+    assert got["postgres"][0][0] == recs[2].id
+    assert [i for i, _ in got["postgres"]] == [i for i, _ in got["sqlite"]]
+    assert all(abs(a - b) < 1e-5 for (_, a), (_, b) in zip(got["postgres"], got["sqlite"]))
+    index = m.scorers[0].index
+    assert type(index).__name__ == "PgVectorIndex" and len(index) == 4
+    m.forget(recs[2].id)
+    assert recs[2].id not in index and len(index) == 3  # deleted with the memory, in the same transaction

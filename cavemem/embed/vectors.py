@@ -56,6 +56,14 @@ def _file_lock(path: str):
 class VectorIndex:
     """One store's vectors. ``np`` is imported on construction (only embed users build this)."""
 
+    def __new__(cls, directory: str, dim: int = DIM, model: str = INDEX_MODEL):
+        """The index of a PostgreSQL store (``<postgresql URL>.vectors``) lives in pgvector."""
+        if cls is VectorIndex and directory.lower().startswith(("postgresql://", "postgres://")):
+            from .pg_vectors import PgVectorIndex
+
+            return super().__new__(PgVectorIndex)
+        return super().__new__(cls)
+
     def __init__(self, directory: str, dim: int = DIM, model: str = INDEX_MODEL):
         import numpy as np
 

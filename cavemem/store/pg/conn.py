@@ -157,6 +157,21 @@ def server(url: str) -> Server:
     return srv
 
 
+def split_url(path: str) -> tuple[str, str]:
+    """(real URL, suffix) of a path made from a store's (masked) URL plus a suffix, such as the
+    vector index's ``<url>.vectors``: the longest URL this process has open that starts it."""
+    with _SERVERS_LOCK:
+        known = sorted(((srv.masked, url) for url, srv in _SERVERS.items()), key=lambda p: -len(p[0]))
+    for masked, url in known:
+        for shown in (url, masked):
+            if path.startswith(shown):
+                return url, path[len(shown):]
+    for suffix in (".static-vectors", ".vectors"):  # not opened yet in this process: the known suffixes
+        if path.endswith(suffix):
+            return path[: -len(suffix)], suffix
+    return path, ""
+
+
 def _rows(cur) -> list:
     return cur.fetchall() if cur.description is not None else []
 

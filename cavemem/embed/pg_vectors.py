@@ -1,0 +1,200 @@
+"""The vector index of a PostgreSQL memory store, in pgvector (issue 13).
+
+Same interface as the sidecar :class:`~cavemem.embed.vectors.VectorIndex` (a ``VectorIndex`` whose
+"directory" is a PostgreSQL store's URL plus a suffix, e.g. ``.vectors``, is one of these). Each (model, dim) gets a table
+``vec_<digest>`` — ``id``, append position, ``embedding vector(dim)`` with an HNSW cosine index —
+registered in ``cavemem_vector_indexes`` (model, dim, generation, fingerprint): the row is the
+"manifest". Search is exact (a sequential scan, like numpy's brute force) up to
+:data:`EXACT_ROWS` rows and uses the HNSW index beyond. Deleting a memory deletes its vectors in
+the same transaction (a trigger on ``memories``), so forgotten text leaves no derived data.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from ..store.pg import conn as pgconn
+from . import DIM, INDEX_MODEL
+from .vectors import VectorIndex, _check_id, _dedup
+
+EXACT_ROWS = 50_000
+
+_REGISTRY = ("CREATE TABLE IF NOT EXISTS cavemem_vector_indexes (tab TEXT PRIMARY KEY, model TEXT NOT NULL, "
+             "dim INTEGER NOT NULL, generation BIGINT NOT NULL DEFAULT 1, fingerprint JSONB)")
+_DROP_FN = """CREATE OR REPLACE FUNCTION cavemem_drop_vectors() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE t TEXT;
+BEGIN
+  FOR t IN SELECT tab FROM cavemem_vector_indexes LOOP
+    EXECUTE format('DELETE FROM %I WHERE id = $1', t) USING OLD.id;
+  END LOOP;
+  RETURN OLD;
+END $$"""
+
+
+class PgVectorIndex(VectorIndex):
+    """One model's vectors in the store's database."""
+
+    def __init__(self, directory: str, dim: int = DIM, model: str = INDEX_MODEL):
+        import numpy as np
+
+        self.np = np
+        self.dir = directory
+        self.dim = dim
+        self.model = model
+        url, suffix = pgconn.split_url(directory)
+        self.srv = pgconn.server(url)
+        self.tab = "vec_" + hashlib.sha256(suffix.encode()).hexdigest()[:16]  # one index per "directory"
+
+    # -- reading -----------------------------------------------------------------------------
+    def _meta(self) -> dict | None:
+        if self.srv.query("SELECT to_regclass('cavemem_vector_indexes')")[0][0] is None:
+            return None
+        rows = self.srv.query("SELECT generation, fingerprint FROM cavemem_vector_indexes WHERE tab = %s AND model = %s "
+                              "AND dim = %s", (self.tab, self.model, self.dim))
+        if not rows:
+            return None  # absent, or another model's vectors: never searched
+        count = self.srv.query(f"SELECT count(*) FROM {self.tab}")[0][0]
+        return {"format": 1, "model": self.model, "dim": self.dim, "generation": rows[0][0], "rows": count,
+                "fingerprint": rows[0][1]}
+
+    def exists(self) -> bool:
+        return self._meta() is not None
+
+    def refresh(self) -> None:
+        """Nothing is cached: every read asks the server."""
+
+    @property
+    def manifest(self) -> dict | None:
+        return self._meta()
+
+    def __len__(self) -> int:
+        return 0 if not self.exists() else self.srv.query(f"SELECT count(*) FROM {self.tab}")[0][0]
+
+    def ids(self) -> list[str]:
+        return [] if not self.exists() else [r[0] for r in self.srv.query(f"SELECT id FROM {self.tab} ORDER BY pos")]
+
+    def row_of(self) -> dict[str, int]:
+        return {m: i for i, m in enumerate(self.ids())}
+
+    def __contains__(self, memory_id: str) -> bool:
+        return self.exists() and bool(self.srv.query(f"SELECT 1 FROM {self.tab} WHERE id = %s", (memory_id,)))
+
+    def _vec(self, query) -> str:
+        return "[" + ",".join(repr(float(x)) for x in self.np.asarray(query, dtype=self.np.float32)) + "]"
+
+    def search(self, query, k: int = 10) -> list[tuple[str, float]]:
+        """Top ``k`` (id, cosine), best first; ties by id."""
+        if k <= 0 or not self.exists():
+            return []
+        sql = (f"SELECT id, 1 - (embedding <=> %s::vector) AS cos FROM {self.tab} "
+               f"ORDER BY embedding <=> %s::vector, id LIMIT %s")
+        q = self._vec(query)
+
+        def run(conn):
+            if conn.execute(f"SELECT count(*) > %s FROM {self.tab}", (EXACT_ROWS,)).fetchone()[0]:
+                conn.execute(f"SET LOCAL hnsw.ef_search = {max(40, min(1000, 2 * k))}")
+            else:
+                conn.execute("SET LOCAL enable_indexscan = off")  # exact, like the sidecar's brute force
+            return conn.execute(sql, (q, q, k)).fetchall()
+
+        hits = [(i, float(c)) for i, c in self.srv.run(run, "vector search", lock=None)]
+        hits.sort(key=lambda h: (-h[1], h[0]))
+        return hits
+
+    def scores_for(self, query, memory_ids) -> dict[str, float]:
+        ids = list(memory_ids)
+        if not ids or not self.exists():
+            return {}
+        rows = self.srv.query(f"SELECT id, 1 - (embedding <=> %s::vector) FROM {self.tab} WHERE id = ANY(%s)",
+                              (self._vec(query), ids))
+        return {i: float(c) for i, c in rows}
+
+    def vectors(self, memory_ids):
+        ids = list(memory_ids)
+        got = {} if not ids or not self.exists() else dict(self.srv.query(
+            f"SELECT id, embedding::text FROM {self.tab} WHERE id = ANY(%s)", (ids,)))
+        rows = [json.loads(got[m]) for m in ids if m in got]
+        np = self.np
+        return np.asarray(rows, dtype=np.float32).reshape(-1, self.dim) if rows else np.zeros((0, self.dim), dtype=np.float32)
+
+    # -- writing -----------------------------------------------------------------------------
+    def _ensure(self, conn, fingerprint) -> None:
+        conn.execute(_REGISTRY)
+        row = conn.execute("SELECT model, dim FROM cavemem_vector_indexes WHERE tab = %s", (self.tab,)).fetchone()
+        if row is not None and tuple(row) == (self.model, self.dim):
+            return
+        if row is not None:  # another model's vectors: start afresh, as the sidecar does
+            conn.execute("DELETE FROM cavemem_vector_indexes WHERE tab = %s", (self.tab,))
+            conn.execute(f"DROP TABLE IF EXISTS {self.tab}")
+        conn.execute(f"CREATE TABLE IF NOT EXISTS {self.tab} (id TEXT COLLATE \"C\" PRIMARY KEY, pos BIGSERIAL, "
+                     f"embedding vector({self.dim}) NOT NULL)")
+        conn.execute(f"CREATE INDEX IF NOT EXISTS {self.tab}_hnsw ON {self.tab} USING hnsw (embedding vector_cosine_ops)")
+        conn.execute("INSERT INTO cavemem_vector_indexes (tab, model, dim, fingerprint) VALUES (%s, %s, %s, %s)",
+                     (self.tab, self.model, self.dim, _json(fingerprint)))
+        if conn.execute("SELECT to_regclass('memories')").fetchone()[0] is not None:
+            conn.execute(_DROP_FN)
+            conn.execute("DROP TRIGGER IF EXISTS cavemem_drop_vectors ON memories")
+            conn.execute("CREATE TRIGGER cavemem_drop_vectors AFTER DELETE ON memories FOR EACH ROW "
+                         "EXECUTE FUNCTION cavemem_drop_vectors()")
+
+    def _write(self, fn, fingerprint=None):
+        def txn(conn):
+            self._ensure(conn, fingerprint)
+            out = fn(conn)
+            if fingerprint is not None:
+                conn.execute("UPDATE cavemem_vector_indexes SET fingerprint = %s WHERE tab = %s", (_json(fingerprint), self.tab))
+            return out
+
+        return self.srv.run(txn, "vector write", lock=pgconn.WRITE_LOCK + 2)
+
+    def create(self, fingerprint=None) -> None:
+        self._write(lambda conn: None, fingerprint)
+
+    def add(self, memory_ids, vectors, fingerprint=None) -> int:
+        np = self.np
+        vectors = np.asarray(vectors, dtype="<f4").reshape(-1, self.dim)
+        if len(memory_ids) != len(vectors):
+            raise ValueError("one vector per id")
+        pairs = _dedup(memory_ids, vectors, set())
+        for ident, _ in pairs:
+            _check_id(ident)
+
+        def txn(conn) -> int:
+            n = 0
+            for ident, vec in pairs:
+                n += conn.execute(f"INSERT INTO {self.tab} (id, embedding) VALUES (%s, %s::vector) ON CONFLICT DO NOTHING",
+                                  (ident, self._vec(vec))).rowcount
+            return n
+
+        return self._write(txn, fingerprint)
+
+    def remove(self, memory_ids, fingerprint=None) -> int:
+        drop = list(set(memory_ids))
+
+        def txn(conn) -> int:
+            n = conn.execute(f"DELETE FROM {self.tab} WHERE id = ANY(%s)", (drop,)).rowcount if drop else 0
+            if n:
+                conn.execute("UPDATE cavemem_vector_indexes SET generation = generation + 1 WHERE tab = %s", (self.tab,))
+            return n
+
+        if not self.exists():
+            return 0
+        return self._write(txn, fingerprint)
+
+    def set_fingerprint(self, fingerprint) -> None:
+        if self.exists():
+            self._write(lambda conn: None, fingerprint)
+
+    def destroy(self) -> None:
+        def txn(conn) -> None:
+            if conn.execute("SELECT to_regclass('cavemem_vector_indexes')").fetchone()[0] is not None:
+                conn.execute("DELETE FROM cavemem_vector_indexes WHERE tab = %s", (self.tab,))
+            conn.execute(f"DROP TABLE IF EXISTS {self.tab}")
+
+        self.srv.run(txn, "vector drop", lock=pgconn.WRITE_LOCK + 2)
+
+
+def _json(value) -> str | None:
+    return None if value is None else json.dumps(value)
+
