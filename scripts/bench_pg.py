@@ -10,8 +10,8 @@ fresh SQLite home, and writes a table + ``bench-results/bench_pg.json``:
 - **LoCoMo** (``../shared/data/locomo/locomo-dev.json``, read in place): every turn remembered and
   every question asked exactly as ``scripts/bench_memory.py`` does, on SQLite and on PostgreSQL;
   turn recall@10 and session recall@5 for the tuning conversations (0-2) and the check
-  conversations (3-4) apart (nothing is tuned here: default ranking). Target: both backends
-  within 0.5 point. The plain SQLite FTS5 bm25 baseline of bench_memory is reported beside.
+  conversations (3-4) apart (nothing is tuned here: default lexical ranking; ``--embed`` keeps
+  semantic recall on, vectors in pgvector vs the sidecar). Target: both backends within 0.5 point. The plain SQLite FTS5 bm25 baseline of bench_memory is reported beside.
 - **writers**: N processes × M ``Memory.remember`` of distinct facts against the one server at
   once; then lost = expected − stored ids, duplicated = rows − distinct ids. Target 0 and 0.
 - **compress**: P processes each compressing K distinct JSON payloads through the engine (its
@@ -125,8 +125,11 @@ def main() -> None:
     ap.add_argument("--remembers", type=int, default=500)
     ap.add_argument("--compressors", type=int, default=8)
     ap.add_argument("--compresses", type=int, default=50)
+    ap.add_argument("--embed", action="store_true", help="keep semantic recall on (default: lexical ranking, CAVEMAN_EMBED=0)")
     ap.add_argument("--out", type=Path, default=RESULTS)
     args = ap.parse_args()
+    if not args.embed:
+        os.environ["CAVEMAN_EMBED"] = "0"
     import psycopg
 
     schema = "bench_" + uuid.uuid4().hex[:10]

@@ -200,3 +200,19 @@ def test_semantic_recall_in_pgvector_matches_the_sidecar_and_forget_drops_vector
     assert type(index).__name__ == "PgVectorIndex" and len(index) == 4
     m.forget(recs[2].id)
     assert recs[2].id not in index and len(index) == 3  # deleted with the memory, in the same transaction
+
+
+def test_statement_timeout_and_tls_options_reach_the_server(pg_url, monkeypatch):
+    from cavemem.store.pg import conn as pgconn
+
+    monkeypatch.setenv("CAVEMAN_DB_STATEMENT_TIMEOUT_MS", "200")
+    pgconn.close_all()
+    m = Memory(pg_url)
+    with pytest.raises(CaveError) as err:
+        m.store.read("SELECT pg_sleep(2)")
+    assert err.value.code == "cave_store_unavailable" and "statement timeout" in err.value.message
+    assert m.store.read("SELECT 1") == [(1,)]  # the connection is still usable
+    pgconn.close_all()
+    with pytest.raises(CaveError) as err:  # the throwaway server has no TLS: libpq got sslmode from the URL
+        Memory(pg_url + "&sslmode=require")
+    assert err.value.code == "cave_store_unreachable" and "SSL" in err.value.message
