@@ -116,6 +116,53 @@ def bench_locomo(url: str, path: Path) -> dict:
     return out
 
 
+def bench_scale(url: str, n: int, queries: int = 100) -> dict:
+    """``n`` synthetic memories imported with ``cavemem import`` into each backend; then recall
+    p50/p95 in process over the same queries."""
+    import random
+    import re
+    import subprocess
+
+    import bench_memory as bm
+    from cavemem import Memory
+    from cavemem.memory.analyze import STOPWORDS
+
+    work = Path(tempfile.mkdtemp(prefix="cavemem-pg-scale-"))
+    data = work / "memories.jsonl"
+    texts = []
+    with data.open("w") as fh:
+        for rec in bm.synthetic_memories(n):
+            texts.append(rec["text"])
+            fh.write(json.dumps(rec) + "\n")
+    rng = random.Random(11)
+    qs = []
+    for _ in range(queries):
+        words = [w for w in re.findall(r"[A-Za-z]+", rng.choice(texts)) if w.lower() not in STOPWORDS and len(w) > 2]
+        qs.append(" ".join(rng.sample(words, min(len(words), rng.randint(2, 5)))) or "module")
+    out = {}
+    for name, target in (("sqlite", None), ("postgres", url)):
+        home = work / f"home-{name}"
+        home.mkdir(mode=0o700)
+        env = dict(os.environ, CAVEMAN_HOME=str(home), CAVEMAN_DB_URL=target or "")
+        t0 = time.perf_counter()
+        proc = subprocess.run([sys.executable, "-m", "cavemem", "import", str(data), "--json"], env=env, capture_output=True)
+        wall = time.perf_counter() - t0
+        if proc.returncode != 0:
+            raise SystemExit(f"import into {name} failed: {proc.stderr.decode()[:400]}")
+        m = Memory(target or str(home / "mem.db"), cwd=str(work))
+        m.recall(qs[0], project="proj1")
+        lat = []
+        for q in qs:
+            t1 = time.perf_counter()
+            m.recall(q, project="proj1")
+            lat.append((time.perf_counter() - t1) * 1000)
+        lat.sort()
+        out[name] = {"memories": json.loads(proc.stdout)["imported"], "import_s": round(wall, 1),
+                     "import_per_s": round(n / wall, 1), "recall_p50_ms": round(lat[len(lat) // 2], 1),
+                     "recall_p95_ms": round(lat[int(len(lat) * 0.95)], 1)}
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--db", required=True, help="postgresql:// URL of a database with the vector and pg_trgm extensions")
@@ -125,6 +172,7 @@ def main() -> None:
     ap.add_argument("--remembers", type=int, default=500)
     ap.add_argument("--compressors", type=int, default=8)
     ap.add_argument("--compresses", type=int, default=50)
+    ap.add_argument("--scale", type=int, default=0, help="also import this many synthetic memories into each backend")
     ap.add_argument("--embed", action="store_true", help="keep semantic recall on (default: lexical ranking, CAVEMAN_EMBED=0)")
     ap.add_argument("--out", type=Path, default=RESULTS)
     args = ap.parse_args()
@@ -146,6 +194,9 @@ def main() -> None:
         result["writers"] = bench_writers(url, args.writers, args.remembers)
         print(f"{args.compressors} compress processes × {args.compresses} …", flush=True)
         result["compress"] = bench_compress(url, args.compressors, args.compresses)
+        if args.scale:
+            print(f"scale: {args.scale:,} memories into each backend …", flush=True)
+            result["scale"] = bench_scale(url, args.scale)
     finally:
         from cavemem.store.pg import conn as pgconn
 
@@ -168,6 +219,9 @@ def print_table(r: dict) -> None:
                   f"{t['session_recall_at_5']:>13.3f}{c['session_recall_at_5']:>14.3f}")
         print(f"difference (points)        {lo['difference_points']}   within 0.5: {lo['within_half_point']}")
         print(f"FTS5 bm25 baseline         turn@10 {lo['fts5_baseline'].get('turn_recall_at_10')}")
+    for name, sc in r.get("scale", {}).items():
+        print(f"scale {name:<9} {sc['memories']:,} memories: import {sc['import_per_s']}/s, "
+              f"recall p50 {sc['recall_p50_ms']} ms, p95 {sc['recall_p95_ms']} ms")
     w, c = r["writers"], r["compress"]
     print(f"\nwriters {w['processes']}×{w['each']}: stored {w['stored']}/{w['expected']}, lost {w['lost']}, "
           f"duplicated {w['duplicated']}, {w['remembers_per_s']}/s")
