@@ -32,8 +32,9 @@ def test_passing_lines_repeated_frames_and_carets_go_failures_stay():
     assert "test_case_20 (suite_20.Case20.test_case_20) ... ok" not in out
     assert out.count('  File "/srv/app/checks.py", line 41, in check\n') == 1  # shown once, then elided
     assert out.count("ValueError: 7\n") == 6  # every failure keeps its exception line
-    # the carets between kept lines go (the others are inside elided runs), counted in one note
-    assert "^^^^" not in out and out.endswith("FAILED (failures=6)\n… caveman: elided 1 caret/underline lines (they repeat a kept location's column) …\n")
+    # carets and rules between kept lines go (the others are inside elided runs), counted in one note
+    assert "^^^^" not in out and "-" * 70 not in out and "=" * 70 not in out
+    assert out.endswith("FAILED (failures=6)\n… caveman: elided 8 caret, underline and rule lines …\n")
 
 
 def test_trouble_without_an_error_word_is_kept():

@@ -16,9 +16,9 @@ trouble goes unnoticed: ``test_mod3.py:9: AssertionError`` has no ERROR word, no
   failure keeps its own exception line);
 - lets go of a compiler warning or note whose message was shown above; the marker of its run
   names its location (``warning repeated at gzappend.c:211:21, gzappend.c:216:17``);
-- drops caret and underline lines (only ``^``, ``~``, ``|`` and spaces) wherever they are but in
-  the head and tail: they repeat the column of a location that is kept. One note at the end
-  counts them.
+- drops caret and underline lines (only ``^``, ``~``, ``|`` and spaces; they repeat the column of a
+  location that is kept) and rule lines (``=====``, ``-----``) wherever they are but in the
+  head and tail. One note at the end counts them.
 
 Lines let go of join the reference's dropped runs and their markers.
 """
@@ -35,13 +35,13 @@ _TROUBLE = re.compile(
 )
 _PASSED = re.compile(r"(?:\.\.\.|\s)\s*(?:ok|PASSED|passed)\s*(?:\(.*\))?\s*\r?$|^\s*(?:\u2714|\u2713|ok \d+ )")
 _FRAME = re.compile(r"\s+(?:File \"|at\s)")
-_DECORATION = re.compile(r"[\s|^~]*[\^~][\s|^~]*\r?\Z")
+_DECORATION = re.compile(r"[\s|^~]*[\^~][\s|^~]*\r?\Z|\s*([=_*-])\1{9,}\s*\Z")
 # a compiler diagnostic: ``path:line[:col]: warning|note: message``
 _DIAGNOSTIC = re.compile(r"(\S+?:[0-9]+(?::[0-9]+)?): (warning|note): (.+?)\r?\Z")
 MAX_LISTED_LOCATIONS = 12
 _CONTEXT = re.compile(r"\S+: (?:In |At top level:)")  # ``file.c: In function 'f':``
 _EXCERPT = re.compile(r"\s*[0-9]+ +\| ")  # a compiler's quote of the source line at a location
-DECORATION_NOTE = "\u2026 caveman: elided {n} caret/underline lines (they repeat a kept location's column) \u2026"
+DECORATION_NOTE = "\u2026 caveman: elided {n} caret, underline and rule lines \u2026"
 
 
 def more_trouble(data: bytes) -> set[int]:
