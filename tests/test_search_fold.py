@@ -57,3 +57,21 @@ def test_indexed_cover_check_gives_the_scan_verdict(vocabularies, similar_size):
         assert got == truth
         scan.add(v)
         indexed.add(v)
+
+
+def test_crlf_hits_keep_their_endings_and_headers_follow_the_majority():
+    lines = [f"docs/guide.md:{10 + k}:see the configuration section for option {k}" for k in range(40)]
+    data = lines_doc(lines, "\r\n")
+    out = SearchResultCompressor().compress(data).decode()
+    assert out.startswith("docs/guide.md\r\n10:see the configuration section for option 0\r\n")
+    assert "\r\n18: …\r\n" in out and "\n" not in out.replace("\r\n", "")
+
+
+def test_cli_round_trip_of_a_folded_grep(run_cli):
+    lines = [f"pkg/mod_{k // 12}.py:{k * 3 + 1}:    logger.info(\"handled request %s\", request_id)" for k in range(60)]
+    data = lines_doc(lines)
+    got = run_cli("cavemem", "compress", input=data)
+    assert got.rc == 0 and got.report["content_type"] == "search-result"
+    assert got.stdout.startswith(b"pkg/mod_0.py\n1:    logger.info(")
+    assert got.report["tokens_after"] < got.report["tokens_before"] // 2
+    assert run_cli("cavemem", "retrieve", got.report["recovery_handle"]).stdout == data
