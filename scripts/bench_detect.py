@@ -9,6 +9,11 @@ writes ``bench-results/detect.json``.
     python scripts/bench_detect.py [--split tune|check|all] [--misses] [--kinds K,..]
 
 ``--misses`` lists the misses of the splits shown (use it on ``tune`` only while tuning).
+``--engine`` also counts the type the engine reports after compressing (``Engine.simulate``:
+a declined route falls back, as the CLI's ``content_type`` says); slower, it runs compressors.
+``--routes OLD.json`` compares, on the files whose detection differs from an earlier run's
+``detect.json`` (its ``files`` map), tokens saved and fact probes kept when compressed the old
+way (that type forced, with the engine's fallback) and the new way (auto), same compressors.
 """
 
 from __future__ import annotations
@@ -64,6 +69,14 @@ def run(rows: list[dict]) -> float:
     return time.perf_counter() - t0
 
 
+def run_engine(rows: list[dict]) -> list[dict]:
+    """The same rows with ``detected`` = the content type the engine reports after compressing."""
+    from cavemem.engine.core import Engine
+
+    eng = Engine(store=None)
+    return [{**r, "detected": eng.simulate(r["path"].read_bytes()).content_type} for r in rows]
+
+
 def confusion(rows: list[dict]) -> tuple[list[str], dict]:
     pairs = Counter((r["kind"], r["detected"]) for r in rows)
     kinds = [k for k in AUTO_TYPES if any(r["kind"] == k for r in rows)]
@@ -78,15 +91,49 @@ def confusion(rows: list[dict]) -> tuple[list[str], dict]:
     return lines, {"right": right, "files": len(rows), "matrix": matrix}
 
 
+def compare_routes(rows: list[dict], old: dict[str, str]) -> dict:
+    """Saved share and probes kept, old route vs new, over the rows whose detection changed."""
+    from cavemem.engine.core import AUTO_FALLBACK, Engine
+    from cavemem.evals.factprobes import kept, probes
+    from cavemem.store.ccr import open_ccr
+
+    eng = Engine(store=open_ccr(":memory:"))
+    tot = {"old": [0, 0, 0, 0], "new": [0, 0, 0, 0]}
+    for r in rows:
+        was = old.get(r["file"])
+        if was is None or was == r["detected"]:
+            continue
+        data = r["path"].read_bytes()
+        facts = probes(r["kind"], data)
+        cells = []
+        for name, forced in (("old", was), ("new", None)):
+            res = eng.compress(data, type=forced)
+            if forced and res.passed_through and forced in AUTO_FALLBACK:
+                res = eng.compress(data, type=AUTO_FALLBACK[forced])
+            k = sum(kept(f, res.output) for f in facts)
+            for i, v in enumerate((res.tokens_before, res.tokens_after, k, len(facts))):
+                tot[name][i] += v
+            cells.append(f"{name} {res.content_type} {1 - res.tokens_after / max(res.tokens_before, 1):4.0%} probes {k}/{len(facts)}")
+        print(f"  {r['file'][:56]:56} " + " | ".join(cells))
+    out = {}
+    for name, (before, after, k, n) in tot.items():
+        out[name] = {"saved": round(1 - after / max(before, 1), 4), "probes_kept": k, "probes": n}
+        print(f"  {name} routes: saved {out[name]['saved']:.1%} weighted, probes kept {k}/{n}")
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--split", choices=("tune", "check", "all"), default="all")
     ap.add_argument("--kinds", default="", help="comma-separated kinds to keep")
     ap.add_argument("--misses", action="store_true", help="list misses (file, class, kind -> detected)")
+    ap.add_argument("--engine", action="store_true", help="also count the type the engine reports after compressing")
+    ap.add_argument("--routes", type=Path, help="an earlier detect.json: compare compressing the changed files old vs new way")
     args = ap.parse_args()
     kinds = {k for k in args.kinds.split(",") if k}
     splits = ("tune", "check") if args.split == "all" else (args.split,)
-    result: dict = {"sets": {}}
+    result: dict = {"sets": {}, "files": {}}
+    old = json.loads(args.routes.read_text())["files"] if args.routes else None
     for split in splits:
         rows = corpus_rows(split, kinds)
         secs = run(rows)
@@ -98,6 +145,16 @@ def main() -> int:
                 if r["kind"] != r["detected"]:
                     print(f"  miss {r['file']} [{r['cls']}] {r['kind']} -> {r['detected']}")
         result["sets"][split] = {**conf, "seconds": round(secs, 3)}
+        result["files"].update({r["file"]: r["detected"] for r in rows})
+        if old is not None:
+            print(f"-- {split}: files detected differently from {args.routes}, compressed each way")
+            result["sets"][split + "-routes"] = compare_routes(rows, old)
+        if args.engine:
+            used = run_engine(rows)
+            lines, conf = confusion(used)
+            print(f"-- {split}: the type the engine reports after compressing (declined routes fall back)")
+            print("\n".join(lines))
+            result["sets"][split + "-engine"] = conf
     fx = fixture_rows()
     run(fx)
     lines, conf = confusion(fx)
