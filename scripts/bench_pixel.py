@@ -12,7 +12,11 @@ with the CLI pipeline (``cavemem.pixel.export.render_bytes``: reflow on, content
 at each density on the standard tier and at balanced on the hi-res tier (``--model
 claude-fable-5``); pages/s and input MB/s are wall clock in one process, PNG encoding included,
 file writing and the o200k count of the input excluded. A warm-up render loads the glyph
-atlas first. Figures are wall clock: on a shared machine they move with its load.
+atlas first. Figures are wall clock: on a shared machine they move with its load, so each
+configuration runs ``--rounds`` alternating old/new pairs and the speedup is the median ratio.
+PNG size/speed trade-off: new pages are zlib level 1 (Pillow), at 1/2/4 bits a pixel when a page
+uses at most 16 codes (``png_kb_per_page`` shows the sizes); ``optimize=True`` or level 9 would
+give the smallest files (a 2-colour conservative page ~49 KB against ~71 KB) at ~1-1.5 s a page.
 
 **Tokens**: the same generator cut to 40 KB. Text tokens are exact o200k_base counts of the raw
 bytes; image tokens per page are Anthropic patches of the tier with the 1.10 margin (the CLI's
@@ -80,8 +84,12 @@ def same_pixels(a: bytes, b: bytes) -> bool:
     return Image.open(io.BytesIO(a)).convert("RGB").tobytes() == Image.open(io.BytesIO(b)).convert("RGB").tobytes()
 
 
-def throughput(pages_wanted: int) -> list[dict]:
-    """Old (stdlib rasteriser + stdlib PNG writer) and new (Pillow) on the same inputs, same run."""
+def throughput(pages_wanted: int, rounds: int = 3) -> list[dict]:
+    """Old (stdlib rasteriser + stdlib PNG writer) and new (Pillow) on the same inputs, same run,
+    in ``rounds`` alternating old/new pairs: each row shows its fastest round, and the speedup is
+    the median of the per-pair ratios (robust to the shared machine's load drifting)."""
+    import statistics
+
     from cavemem.pixel import raster_stdlib
 
     rows = []
@@ -90,10 +98,15 @@ def throughput(pages_wanted: int) -> list[dict]:
         per_page = {"conservative": 28080, "balanced": 46291, "max": 92582}[level] * (3.3 if tier == "hires" else 1)
         data = service_log(int(per_page * pages_wanted * 1.05))
         req = RenderRequest(level=level, model=model)
-        with raster_stdlib.installed():
-            old_row, old_run = _timed(data, req, level, tier, "old (stdlib)")
-        new_row, new_run = _timed(data, req, level, tier, "new (Pillow)")
-        new_row["speedup"] = round(new_row["pages_per_s"] / old_row["pages_per_s"], 2)
+        pairs = []
+        for _ in range(max(1, rounds)):
+            with raster_stdlib.installed():
+                old = _timed(data, req, level, tier, "old (stdlib)")
+            pairs.append((old, _timed(data, req, level, tier, "new (Pillow)")))
+        ratios = [n[0]["pages_per_s"] / o[0]["pages_per_s"] for o, n in pairs]
+        old_row, old_run = max((o for o, _ in pairs), key=lambda t: t[0]["pages_per_s"])
+        new_row, new_run = max((n for _, n in pairs), key=lambda t: t[0]["pages_per_s"])
+        new_row["speedup"] = round(statistics.median(ratios), 2)
         new_row["same_pixels"] = len(old_run.pages) == len(new_run.pages) and all(
             same_pixels(a.png, b.png) for a, b in zip(old_run.pages, new_run.pages)
         )
@@ -163,8 +176,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--pages", type=int, default=12, help="pages per throughput run (default 12)")
     ap.add_argument("--keep-png", action="store_true", help="write the 40 KB log's pages to bench-results/pixel/")
+    ap.add_argument("--rounds", type=int, default=3, help="alternating old/new pairs per configuration (default 3)")
     args = ap.parse_args(argv)
-    speed = throughput(args.pages)
+    speed = throughput(args.pages, args.rounds)
     text_tokens, tokens = tokens_40k(args.keep_png)
     print(f"render throughput (reflow on, PNG encoding included; load average {os.getloadavg()[0]:.1f})")
     print(table(speed, ["engine", "density", "tier", "input_bytes", "pages", "seconds", "pages_per_s", "speedup", "same_pixels", "png_kb_per_page"]))

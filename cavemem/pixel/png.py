@@ -4,7 +4,11 @@ Pages are written as indexed PNGs (see ``raster``): unfiltered palette rows defl
 small. zlib level 1, not ``optimize=True``: on a dense 1565x718 page Pillow's optimize pass
 takes ~1 s against ~0.02 s at level 1 (~0.04 s at 3), for a file ~40% smaller; level 1 is
 still ~25% smaller than the old stdlib writer at level 3, and image tokens depend on
-pixel size only, never on PNG bytes. Tests compare decoded pixels, never PNG bytes (the
+pixel size only, never on PNG bytes. Pages with at most 16 codes are written at 1, 2 or 4 bits a
+pixel (``raster.Canvas._indexed_png``): same colours, a half to a third of the bytes. What
+"optimised" costs here (``scripts/bench_pixel.py`` states the trade-off): Pillow's
+``optimize=True`` / level 9 write the smallest files (a 2-colour page 49 KB against 71 KB at
+level 1) at ~1-1.5 s a page, against ~0.01-0.02 s at level 1. Tests compare decoded pixels, never PNG bytes (the
 reference makes the same choice), so the encoder may change bytes freely. Pillow is imported on
 first use, so importing the pixel package stays cheap for commands that never render.
 """

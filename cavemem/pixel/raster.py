@@ -180,10 +180,13 @@ class Canvas:
         where earlier rows may have inked (a 6-px pitch overlaps the row above)."""
         need = self.width * CELL_H
         merged = 0
-        for x, data in strips:
-            data = bytes(x * CELL_H) + data
-            data = data[:need] if len(data) >= need else data + bytes(need - len(data))
-            merged |= int.from_bytes(data, "big")
+        for x, data in strips:  # placed at byte x * CELL_H of the band by a shift, not by padding copies
+            room = need - x * CELL_H
+            if room <= 0:
+                continue
+            if len(data) > room:
+                data = data[:room]
+            merged |= int.from_bytes(data, "big") << (8 * (room - len(data)))
         ya, yb = max(0, y0), min(self.height, y0 + CELL_H)
         if yb <= ya:
             return
@@ -242,9 +245,21 @@ class Canvas:
 
     def _indexed_png(self, index_img, tables) -> bytes:
         """An indexed (palette) PNG: the pixel byte *is* the code, the palette maps codes to
-        colours - no per-pixel colour conversion, and filter-free rows that deflate fast."""
+        colours - no per-pixel colour conversion, and filter-free rows that deflate fast.
+
+        A page that uses at most 16 codes (a page without anti-aliasing uses two) has them
+        renumbered 0..n-1 with a palette of just those colours, so Pillow writes 1, 2 or 4 bits
+        a pixel: the same colours from an eighth (a quarter, a half) of the bytes to deflate."""
+        palette = interleave(*tables)
+        used = [c for c, n in enumerate(index_img.histogram()) if n]
+        if len(used) <= 16:
+            lut = [0] * 256
+            for i, c in enumerate(used):
+                lut[c] = i
+            index_img = index_img.point(lut)
+            palette = b"".join(palette[3 * c : 3 * c + 3] for c in used)
         im = self._Image.frombytes("P", (self.width, self.height), index_img.tobytes())
-        im.putpalette(interleave(*tables))
+        im.putpalette(palette)
         return png.encode_image(im)
 
     def to_png(self, palette=None) -> tuple[bytes, bool]:
