@@ -183,3 +183,22 @@ def test_from_a_to_b_and_a_narrower_subject_supersede_the_memory_they_replace(tm
     got = capture_transcript(mem, str(p), ccr=ccr, project="proj").stored
     assert [g["status"] for g in got] == ["superseded", "superseded", "new"]
     assert [g.get("supersedes") for g in got[:2]] == [first[0]["id"], first[1]["id"]]
+
+
+def test_broad_net_keeps_specific_statements_and_skips_tasks_bugs_and_credentials():
+    got = extract.extract(_msgs(("u", "uploads land in the bucket shop-assets on DigitalOcean Spaces"),
+                                ("u", "rename the helper to parse_money in utils.py"),
+                                ("u", "checkout is broken since the 3.2 deploy"),
+                                ("u", "the deploy key is AKIA1234567890ABCDEF for now")))
+    assert [(c.text, c.confidence) for c in got] == [("Uploads land in the bucket shop-assets on DigitalOcean Spaces.", 0.5)]
+
+
+def test_an_assistant_proposal_the_user_agrees_to_and_a_scratched_fact():
+    agreed = extract.extract(_msgs(("u", "hook the cache up however you like"),
+                                   ("a", "I'd rather use Redis with a 5 minute TTL than the in-process LRU."), ("u", "even better, do that")))
+    assert [(c.kind, c.text) for c in agreed] == [("decision", "I'd rather use Redis with a 5 minute TTL than the in-process LRU.")]
+    declined = _msgs(("a", "I'd rather use Redis with a 5 minute TTL than the in-process LRU."), ("u", "no, keep the LRU"))
+    assert all(c.kind != "decision" or "Redis" not in c.text for c in extract.extract(declined))
+    moved = extract.extract(_msgs(("u", "The launch is scheduled for Friday 2026-12-04 at 09:00."), ("u", "scratch that, launch is the 11th")))
+    assert [c.text for c in moved] == ["The launch is scheduled for Friday 2026-12-04 at 09:00.", "Launch is the 11th."]
+    assert moved[0].entity == moved[1].entity == "when:launch"

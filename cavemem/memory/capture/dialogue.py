@@ -15,6 +15,10 @@ from .transcript import Message
 _ALTERNATIVES = re.compile(r"\b(?P<a>[\w.+/-]+)\s+or\s+(?P<b>[\w.+/-]+)(?:\s+[\w.+/-]+){0,2}\s*\?\s*$", re.I)
 _TENTATIVE = re.compile(r"\b(?:probably|maybe|might|perhaps|i\s+think|i\s+guess|seems?|could|try|let\s+me|i'll|i\s+will)\b", re.I)
 _WORKS = re.compile(r"\b(?:works|working|worked|fixed|solved|resolved|that\s+did\s+it|all\s+good)\b(?![^.!?\n]{0,30}\b(?:not|but)\b)", re.I)
+_AGREE = re.compile(r"\b(?:do\s+that|go\s+ahead|even\s+better|sounds\s+good|ship\s+it|agreed|let'?s\s+do\s+(?:it|that)|yes\s+please)\b", re.I)
+_PROPOSAL = re.compile(r"^\W*(?:i'?d\s+(?:rather|suggest|recommend|go\s+with)|i\s+(?:suggest|recommend|propose)|(?:it'?s\s+)?better\s+to|"
+                       r"my\s+suggestion)\b", re.I)
+_RESTATE = re.compile(r"^\W*(?:scratch\s+that|correction|no\s+wait|sorry|i\s+mean|actually)\W+(?P<rest>\S.{5,})$", re.I | re.S)
 _NEGATED = re.compile(r"\b(?:still|not|doesn't|does\s+not|didn't|no\s+luck|same\s+error)\b", re.I)
 _CORRECT = re.compile(r"^\W*(?:(?:hmm+|actually|no|wait|sorry|correction|oh|oops)\W+)*(?:actually\s+)?(?:make\s+(?:it|that)|"
                       r"change\s+(?:it|that)\s+to|set\s+(?:it|that)\s+to|move\s+(?:it|that)\s+to|use)\s+(?P<val>[\w:.@/-]*\w)", re.I)
@@ -52,13 +56,26 @@ def remedy(msg: Message, body: str, symptom: str | None) -> Candidate | None:
 
 
 def confirms(body: str) -> bool:
-    return bool((_ACK.match(body) or _WORKS.search(body)) and not _NEGATED.search(body.split(".")[0]))
+    return bool((_ACK.match(body) or _WORKS.search(body) or _AGREE.search(body)) and not _NEGATED.search(body.split(".")[0]))
 
 
-def corrected(msg: Message, body: str, last: Candidate | None) -> Candidate | None:
-    """"actually make it 02:15" right after "eval runs nightly at 01:30": the last fact, new value."""
+def proposal(msg: Message, body: str) -> Candidate | None:
+    """"I'd rather use key-pair auth; …": the assistant's proposal, to keep if the user agrees."""
+    s = next((s for s in sentences(body) if _PROPOSAL.match(s) and not s.endswith("?")), None)
+    return Candidate(_finish(s), "decision", "decision", 0.65, msg.uuid, _decision_entity(s)) if s else None
+
+
+def corrected(msg: Message, body: str, last: Candidate | None, said: list | None = None) -> Candidate | None:
+    """"actually make it 02:15" right after "eval runs nightly at 01:30": the last fact, new value;
+    "scratch that, cutover is the 17th": the restatement replaces the last fact (unless it is a fact
+    of its own)."""
+    if last is None or last.entity is None:
+        return None
     m = _CORRECT.match(body)
-    if m is None or last is None or last.entity is None:
+    if m is None:
+        again = _RESTATE.match(body.strip())
+        if again and not any(c.kind == "fact" and c.entity for c in said or ()):
+            return Candidate(_finish(strip_lead(again.group("rest"))), last.kind, last.capture_kind, 0.7, msg.uuid, last.entity)
         return None
     val = m.group("val")
     for shape in _SHAPES:

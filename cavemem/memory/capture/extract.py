@@ -44,7 +44,9 @@ _DONT_VERBS = (r"use|run|commit|push|add|write|put|merge|deploy|touch|edit|chang
 _PREF = re.compile(
     r"\b(?:i\s+(?:always\s+|really\s+|much\s+)?prefer|we\s+(?:always\s+|generally\s+)?prefer|i'd\s+(?:rather|prefer)|"
     r"(?:my|our|the\s+team'?s)\s+preference\s+is|(?:should|must)\s+(?:always|never)|"
-    r"(?:^|please\s+|you\s+)(?:always|never)\s+[a-z]+|don't\s+ever|do\s+not\s+ever|"
+    r"(?:^|please\s+|you\s+|[,;]\s*)(?:always|never)\s+[a-z]+|don't\s+ever|do\s+not\s+ever|"
+    r"i\s+(?:really\s+)?(?:hate|love|dislike|can'?t\s+stand)\s+\w+|\bkeep\s+it\s+[\w-]+$|"
+    r"^[\w#+.-]+(?:\s+[\w#+.-]+){0,2}\s+over\s+(?!the\s|a\s|time\b|there\b|here\b)[\w#+.-]+|"
     r"(?:^|please\s+)(?:don't|do\s+not)\s+(?:" + _DONT_VERBS + r")|from\s+now\s+on|going\s+forward|"
     r"(?:our|the)\s+(?:convention|house\s+style|style\s+rule|rule|policy|standard)\s+(?:is|here\s+is|says)|"
     r"(?:convention|house\s+style|style\s+rule|rule\s+of\s+thumb)\s*:|"
@@ -52,7 +54,7 @@ _PREF = re.compile(
     r"(?:every|each|all|any)\s+[\w-]+(?:\s+[\w-]+)?\s+(?:must|should|needs?|has\s+to|have\s+to)\b|"
     r"we\s+(?:always|never)|no\s+more\s+\w+|(?:is|are|be|stay|stays)\s+(?:always|never)|"
     r"(?:ping|ask|tell|check\s+with)\s+me\s+(?:before|first)|(?:house\s+)?rules?(?:\s+for\s+(?:this|the|our)\s+[\w-]+)?\s*:|"
-    r"\bno\s+[\w.-]+(?:\s+[\w.-]+)?\s+(?:please|anywhere|ever|by\s+hand)|(?:^|[,;]\s*)no\s+[\w.-]+(?:[ \t]+[\w.-]+){0,2}[ \t]*[.!]?$|"
+    r"\bno\s+[\w.-]+(?:\s+[\w.-]+)?\s+(?:please|anywhere|ever|by\s+hand)|(?:^|[,;]\s*)no\s+[\w#+.-]+(?:[ \t]+[\w#+.-]+){0,2}[ \t]*[.!]?$|"
     r"^(?:please\s+)?(?:use|pick|keep)\s+\S+.*?(?:,\s*not|\binstead\s+of|\brather\s+than)|"
 
     r"we\s+use\s+[\w.-]+,\s+(?:never|not)\s+[\w.-]+|i\s+(?:don't|do\s+not)\s+want|we\s+(?:don't|do\s+not)\s+(?:use|want|allow))(?=\W|$)", re.I | re.M)
@@ -60,7 +62,7 @@ _PREF = re.compile(
 # last 2 versions of safari") or a topic line ("errors: anyhow in the binary, thiserror in the library").
 _PRACTICE = re.compile(r"\b(?:we|i)\s+(?:use|support|target|ship|deploy|host|track|run|build|test|write|keep|store|follow|squash|tag|"
                        r"version|apply|release|invoice|bill|sign|lint|format|review|merge|rebase)\s+(?!it\b|this\b|that\b|them\b)\S+[^.?!]{6,}", re.I)
-_TOPIC = re.compile(r"^(?:for\s+)?(?P<topic>[a-z][\w -]{1,24}?)\s*:\s+(?P<rest>\S.{7,})$", re.I)
+_TOPIC = re.compile(r"^(?:for\s+)?(?P<topic>[a-z][\w .-]{1,24}?)\s*:\s+(?P<rest>\S.{7,})$", re.I)
 _NOT_TOPIC = re.compile(r"\b(?:error|warning|exception|traceback|fatal|info|debug|note|fyi|q|question|update|edit|ps|re|also|"
                         r"todo|step|output|log|result|reason|answer|example|e\.g|i\.e|https?|update)$|error$", re.I)
 _FROM_TO = re.compile(r"\b(?:switch|mov|migrat|swap|chang|replac|go)\w*\s+(?:[\w-]+\s+){0,3}?from\s+(?P<old>[\w.+-]+)\s+to\s+\S"
@@ -84,9 +86,11 @@ _FIX = re.compile(r"\b(?:fixed\s+(?:it\s+)?by|the\s+fix\s+(?:was|is)|fix\s*:|i\s
                   r"switched|moved|added|set|raised|lowered|increased|decreased|escaped|guarded)\b|"
                   r"the\s+solution\s+(?:was|is)|resolved\s+by)(?=\W|$)", re.I)
 _SYMPTOM = re.compile(r"\b(?:error|errors|(?-i:[A-Z]\w*Error)|fail(?:s|ed|ing)?|crash(?:es|ed|ing)?|exception|traceback|broken|hangs?|"
-                      r"timed?\s*out|timeout|401|403|404|500|502|503|segfault|panic|leak|oom(?:s|ing|ed)?|out\s+of\s+memory|blank|"
+                      r"timed?\s*out|timeout|401|403|404|500|502|503|segfault|panic|leak|oom(?:s|ing|ed)?|out\s+of\s+memory|blank|slow|"
+                      r"falls?\s+through|double[- ]counts?|wrong|stuck|freez\w*|flicker\w*|glitch\w*|bug|regress\w*|"
                       r"(?:doesn't|does\s+not|won't|can't|cannot|isn't)\s+(?:work|load|start|render|build|compile|connect)|not\s+working)\b", re.I)
-_CREDENTIAL = re.compile(r"\b(?:password|passwd|passphrase|secret|token|api[\s_-]?key|credentials?|creds)\b", re.I)
+_CREDENTIAL = re.compile(r"\b(?:password|passwd|passphrase|secret|token|api[\s_-]?key|credentials?|creds|pw)\b|"
+                         r"\b(?:secret|access|private|stripe|ssh|deploy)[\s_-]?key\b|\bkey\s*(?:is|:|=|for)\s|://[^/\s:@]+:[^@\s]+@", re.I)
 _OPTION_MARK = re.compile(r"(?:^|(?<=\s))(?:\*\*)?(?:option\s+)?\(?([A-D])(?:\)|\.|:|\*\*:?)(?:\*\*)?\s+(?=\S)", re.M)
 _PICK = re.compile(r"^\W*(?:option\s+)?\(?([A-Da-d])\)?\s*(?:[.,:)!-](?:\s|$)|$)|^\W*([B-D])\s|\b(?:go(?:ing)?\s+with|pick(?:ing)?|choose|take|prefer)\s+"
                    r"(?:option\s+)?\(?([A-D])\)?(?=\W|$)|\boption\s+([A-Da-d])\b|(?:^|\s)([A-D])\s+it\s+is\b")
@@ -97,11 +101,11 @@ _CHATTER = re.compile(r"^\W*(?:let\s+me|i'll|i\s+will|now\s+(?:let|i)|next,?\s+i
 # direction ("reads from", "publishes to", "talks to"), or a passive participle ("is served from").
 _VERB = (r"(?:still\s+|now\s+|also\s+)?(?:is|are|runs?|listens|lives?|sits|uses|points|goes|go|moved|"
          r"(?:was|has|have|is|are)\s+(?:now\s+|been\s+)?(?:[a-z]+ed|kept|written|run|built|held|sent|bound)|"
-         r"[a-z]+s\s+(?:from|to|on|at|in|into|via|against|through|off|with))")
+         r"[a-z]+s\s+(?:from|to|on|at|in|into|via|against|through|off|with)|(?:come|live|sit|go)\s+(?:from|in|to|under|at))")
 _PORT = re.compile(r"^(?P<subj>.{2,60}?)\s+" + _VERB + r"\b.{0,30}?\bport\s+(?P<val>\d{2,5})\b", re.I)
 _HOST = re.compile(r"^(?P<subj>.{2,60}?)\s+" + _VERB + r"\b.{0,40}?(?:\bat\s+|\bon\s+|\bto\s+|\s)`?(?:[a-z][a-z0-9+]*://)?(?P<val>[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|io|org|dev|internal|local|lan|cloud))\b", re.I)
 _PATH = re.compile(r"^(?P<subj>.{2,60}?)\s+" + _VERB + r"\b.{0,20}?(?:\bin\s+|\bat\s+|\bunder\s+|\bto\s+|\binto\s+)`?"
-                   r"(?P<val>~?/[\w.@-]+(?:/[\w.@-]+)+/?|(?!and/|or/)[a-z_][\w.-]*/[\w.@-]+(?:/[\w.@-]+)*/?)", re.I)
+                   r"(?P<val>[a-z][a-z0-9+]*://[\w.@/-]+|~?/[\w.@-]+(?:/[\w.@-]+)+/?|(?!and/|or/)[a-z_][\w.-]*/[\w.@-]+(?:/[\w.@-]+)*/?)", re.I)
 # a bare port: "the service listens on 7070", "it's served on :8008"
 _PORT_BARE = re.compile(r"^(?P<subj>.{2,60}?)\s+(?:now\s+)?(?:listens|runs|serves|binds|is\s+(?:served|exposed|reachable|bound))\s+"
                         r"(?:on|at|to)\s+:?(?P<val>\d{2,5})\b(?![.:/]\d)", re.I)
@@ -112,6 +116,15 @@ _TOOL = re.compile(r"^(?P<subj>.{2,40}?)\s+(?:is|are)\s+(?:tracked|stored|kept|l
 _VERSION = re.compile(r"\b(?:we'?re\s+(?:on|using|running)|we\s+(?:are\s+on|use|run|target|pin)|(?:is|are)\s+pinned\s+to|upgraded\s+to|"
                       r"bumped\s+to|moved\s+to|requires|version\s+is|standardi[sz]ed\s+on|(?:is|are)\s+on|runs?|running|uses|using)\s+"
                       r"(?P<subj>[A-Za-z][\w.+-]{1,24})\s+v?(?P<val>\d+(?:\.\d+){1,2})\b", re.I)
+_VERSION_ON = re.compile(r"\b(?:we'?re\s+(?:on|using|running)|we\s+(?:are\s+on|use|run)|upgraded\s+to|bumped\s+to)\s+"
+                         r"(?P<subj>[A-Za-z][\w.+-]{1,24})\s+v?(?P<val>\d+(?:\.\d+){0,2})\b", re.I)
+_VERSION_PROJ = re.compile(r"\b(?P<subj>[A-Za-z][\w.+-]{1,24})\s+v?(?P<val>\d+(?:\.\d+){1,2})\s+(?:project|app|service|repo|codebase|site|game)\b", re.I)
+# "warehouse for dev is TRANSFORM_XS", "we moved prod to TRANSFORM_XL": a named setting's value
+_SETTING = re.compile(r"^(?P<subj>[a-z][\w .-]{1,40}?)\s+(?:is|are|uses|is\s+set\s+to|defaults\s+to)\s+`?(?P<val>[A-Z][A-Z0-9]*_[A-Z0-9_]+|"
+                      r"[a-z][\w-]*(?:\.[\w-]+){2,})`?(?=\W|$)", re.I)
+_SETTING_MOVED = re.compile(r"\b(?:moved|switched|changed|set|bumped)\s+(?P<subj>[a-z][\w -]{1,30}?)\s+to\s+`?(?P<val>[A-Z][A-Z0-9]*_[A-Z0-9_]+)`?(?=\W|$)")
+# a one-off date: "the cutover is scheduled for Tuesday 2026-12-15 at 05:00 UTC"
+_WHEN = re.compile(r"^(?P<subj>.{2,40}?)\s+(?:is|are)\s+(?:scheduled|planned|set|due|booked)\s+(?:for|on|at)\s+(?P<val>.{4,60})$", re.I)
 _VERSION_MIN = re.compile(r"\b(?:targets?|targeting|minimum(?:\s+is)?|min\.?|require|requires)\s+(?:is\s+)?(?P<subj>[A-Za-z][\w.+-]{1,24})\s+v?(?P<val>\d+(?:\.\d+){0,2})\b", re.I)
 _VERSION3 = re.compile(r"\b(?P<subj>[A-Za-z][\w.+-]{1,24})\s+version\b[^.?!\d]{0,30}?\bv?(?P<val>\d+(?:\.\d+){1,2})\b", re.I)
 _VERSION_IN = re.compile(r"\b(?:in|with|on)\s+(?P<subj>[A-Z][\w.+-]{1,24})\s+v?(?P<val>\d{1,2}(?:\.\d+){0,2})\b"
@@ -174,12 +187,13 @@ def fact_of(sentence: str) -> tuple[str, str] | None:
     if sentence.rstrip().endswith("?"):
         return None
     flat = _CONTRACTION.sub(lambda m: m.group(1) + " is", sentence.replace("`", ""))
-    for attr, rx in (("port", _PORT), ("port", _PORT_BARE), ("host", _HOST), ("host", _IP), ("path", _PATH), ("tool", _TOOL)):
+    for attr, rx in (("port", _PORT), ("port", _PORT_BARE), ("host", _HOST), ("host", _IP), ("path", _PATH), ("tool", _TOOL),
+                     ("setting", _SETTING), ("setting", _SETTING_MOVED), ("when", _WHEN)):
         m = rx.search(flat)
         subj = _fact_subject(m.group("subj")) if m else ""
         if m and (subj or attr == "port"):
             return f"{attr}:{subj or 'main'}", m.group("val")  # an unnamed service is the project's own
-    for rx in (_VERSION, _VERSION3, _VERSION2, _VERSION_IN, _VERSION_MIN):
+    for rx in (_VERSION, _VERSION3, _VERSION_PROJ, _VERSION2, _VERSION_ON, _VERSION_IN, _VERSION_MIN):
         m = rx.search(flat)
         if m and m.group("subj").lower() not in _STOP and not m.group("subj")[0].isdigit():
             return f"version:{m.group('subj').lower()}", m.group("val")
@@ -197,13 +211,13 @@ def schedule_of(sentence: str) -> tuple[str, str] | None:
     if rec is None or not (_AT_TIME.search(sentence[rec.end():]) or _AT_TIME.search(sentence[:rec.start()])):
         return None
     what = _subject(re.split(r"\b(?:on|at|every|each|runs?|happens?|goes|go|is|are)\b", sentence[:rec.start()], maxsplit=1, flags=re.I)[0]
-                    or sentence[:rec.start()])
+                    or sentence[:rec.start()]) or _subject(re.split(r"\b(?:is|are|at|on)\b", sentence[rec.end():], maxsplit=1)[0])
     when = " ".join(sentence[rec.start():].split())[:60].rstrip(".")
     return (f"schedule:{what}", when) if what else None
 
 
 _FOR = re.compile(r"\bfor\s+(?:the\s+|our\s+)?(?P<scope>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s*(?=[,.;]|$)", re.I)
-_LEAD = re.compile(r"^\W*(?:(?:quick\s+one|heads\s+up|fyi|btw|also|and|so|ok|okay|yeah|yes|hmm|well|oh|yo|hey|hi|nice|cool|great|"
+_LEAD = re.compile(r"^\W*(?:(?:quick\s+one|heads\s+up|yep|yup|good\s+(?:morning|afternoon|evening)|morning|hello|lol|lmao|haha|fyi|btw|also|and|so|ok|okay|yeah|yes|hmm|well|oh|yo|hey|hi|nice|cool|great|"
                    r"perfect|ugh|actually)\b\W*)+", re.I)
 _ASK = re.compile(r"^(?:can|could|would)\s+you\s+(?:please\s+)?(?:check|look\s+(?:at|into)|see|find\s+out|figure\s+out)\s+(?:why\s+)?", re.I)
 _CLAUSE = re.compile(r"\s*(?:;|,\s*and\s+|\s+and\s+(?=(?:we|the|our|its?|staging|prod\w*|processed|raw)\b)|,\s*so\s+|,\s*(?=the\s))\s*", re.I)
@@ -274,8 +288,36 @@ def from_user(msg: Message, body: str, options: dict[str, str] | None = None) ->
             out.append(Candidate(_finish(s), "preference", "preference", 0.8, msg.uuid))
         else:
             found = [c for clause in _CLAUSE.split(s) for c in (facts_in(msg, clause, 0.7) or _practice(msg, strip_lead(clause)))]
-            out.extend(found or _practice(msg, s))
+            out.extend(found or _practice(msg, s) or statement(msg, s))
     return out
+
+
+# The broad net, last: a declarative sentence that names something specific (a number, path, host,
+# identifier, hyphenated or CamelCase name) and is neither a task, a bug report nor chatter.
+_SPECIFIC = re.compile(r"`[^`]+`|\d|://|\b[\w-]+/[\w./-]+|\b[a-z][\w-]*\.[a-z]{2,}\b|\b[A-Z]{2,}[A-Z0-9_]*\b|"
+                       r"\b[a-z]+-[a-z0-9]+(?:-[a-z0-9]+)*\b|\b[a-z]+[A-Z]\w*|\b[A-Z][a-z]+[A-Z]\w*")
+_STATEMENT = re.compile(r"\b(?:is|are|go|goes|come|comes|live|lives|uses?|runs?|has|have|needs?|takes?|sits?|holds?|points?|"
+                        r"lands?|stays?|belongs?|expects?|means?)\b", re.I)
+_TASK = re.compile(r"^(?:please\s+|pls\s+)?(?:can|could|would|will)\s+you\b|^(?:please\s+|pls\s+)?(?:fix|add|make|run|check|look|"
+                   r"update|change|remove|delete|write|create|show|tell|explain|help|try|find|open|install|implement|refactor|rename|"
+                   r"move|copy|test|build|deploy|push|commit|merge|review|investigate|debug|scaffold|set|put|give|read|print|list|do|"
+                   r"bump|revert|drop|start|stop|wire|hook|split|clean)\b|^i\s+\w+ed\b|^(?:i'll|i\s+will|we'll|let\s+me|let's)\b", re.I)
+
+
+_BYE = re.compile(r"\b(?:going\s+to\s+bed|bye|good\s*night|see\s+you|cya|thanks|thank\s+you|thx)\b", re.I)
+# a question asking for a fact ("which export preset do we use?"), not for an opinion
+_FACT_QUESTION = re.compile(r"^\W*(?!what\s+do\s+you\s+think|should\b|would\b|could\b|can\s+you)(?:which|what|where|when|"
+                            r"how\s+(?:many|much|often|long)|is|are|do|does)\b[^?]*\?\s*$", re.I)
+
+
+def statement(msg: Message, sentence: str, confidence: float = 0.5) -> list[Candidate]:
+    """The broad net (see _SPECIFIC): a plain statement about the project, at low confidence."""
+    flat = _CONTRACTION.sub(lambda m: m.group(1) + " is", sentence)
+    if (len(sentence.split()) < 5 or _TASK.search(sentence) or _CHATTER.match(sentence) or _SYMPTOM.search(sentence)
+            or _CREDENTIAL.search(sentence) or _CAUSE.search(sentence) or _FIX.search(sentence) or _BYE.search(sentence)
+            or len(_OPTION_MARK.findall(sentence)) >= 2 or not _SPECIFIC.search(sentence) or not _STATEMENT.search(flat)):
+        return []
+    return [Candidate(_finish(sentence), "fact", "fact", confidence, msg.uuid)]
 
 
 def _practice(msg: Message, sentence: str) -> list[Candidate]:
@@ -359,6 +401,7 @@ def extract(messages: list[Message], last_symptom: str | None = None) -> list[Ca
     symptom = last_symptom
     options: dict[str, str] = {}
     asked, pending = False, []  # the user's last message was a question; assistant facts awaiting a "yes"
+    fact_asked = False
     question, last_fact = None, None
     for msg in messages:
         if not msg.text.strip():
@@ -373,11 +416,13 @@ def extract(messages: list[Message], last_symptom: str | None = None) -> list[Ca
                 symptom = _ASK.sub("", strip_lead(sym)).rstrip("?").strip() or sym
             pending = []
             said = from_user(msg, body, options)
-            extra = dialogue.corrected(msg, body, last_fact) or (None if said else dialogue.question_pick(msg, body, question))
+            extra = dialogue.corrected(msg, body, last_fact, said) or (None if said else dialogue.question_pick(msg, body, question))
+            said = [c for c in said if c.entity or c.kind != "fact"] if extra and extra.kind == "fact" else said  # no loose copy
             out.extend(said + ([extra] if extra else []))
             last_fact = next((c for c in reversed(said + [extra]) if c and c.kind == "fact"), last_fact)
             options = options_of(body)  # the user laid out options: the assistant may weigh them first
             asked = body.rstrip().endswith("?")
+            fact_asked = asked and bool(_FACT_QUESTION.match((sentences(body) or [body])[-1]))
             question = dialogue.alternatives(body) if asked else None
         elif msg.type == "assistant":
             options = options_of(body) or options
@@ -386,7 +431,10 @@ def extract(messages: list[Message], last_symptom: str | None = None) -> list[Ca
                 symptom = None
             out.extend(found)
             facts = assistant_facts(msg, body)
-            fix = None if found else dialogue.remedy(msg, body, symptom)
+            fix = None if found else dialogue.remedy(msg, body, symptom) or dialogue.proposal(msg, body)
+            if fact_asked and not facts:  # an answer to the user's factual question, kept once the user agrees
+                first = sentences(body)[:1]
+                fix = fix or next(iter(statement(msg, first[0], 0.55)), None) if first else fix
             if asked:
                 out.extend(facts)
             else:
