@@ -358,3 +358,50 @@ def test_cavemem_simulate_reads_openai_and_gemini_image_sizes():
     gemini = {"contents": [{"parts": [{"inline_data": {"mime_type": "image/webp", "data": _b64_image(2000, 1000, "WEBP")}}, {"text": "hi"}]}]}
     assert sorted(image_size(b) for b in base64_images(openai)) == [(7, 9), (64, 48)]
     assert [image_size(b) for b in base64_images(gemini)] == [(2000, 1000)]
+
+
+# -- progress (issue 12): a bar on a terminal's stderr, nothing otherwise ------------------------
+
+def _many_pages(tmp_path):
+    f = tmp_path / "long.log"
+    f.write_bytes(b"".join(b"2026-11-29T08:00:%02d.000Z INFO [api] req=%06d GET /api/v2/items/%d status=200\n" % (i % 60, i, i)
+                           for i in range(2500)))
+    return f
+
+
+def test_render_progress_prints_nothing_when_stderr_is_not_a_terminal(run_cli, tmp_path):
+    f = _many_pages(tmp_path)
+    r = run_cli("cavemem", "pixel", "render", "--json", str(f))
+    assert r.rc == 0 and len(lines(r.stdout)) > 2  # several pages, then the summary
+    assert r.stderr == b""
+
+
+def test_render_progress_progress_callback_counts_every_page(tmp_path):
+    seen = []
+    run = render_bytes(_many_pages(tmp_path).read_bytes(), RenderRequest(level="conservative"), count_text_tokens=False,
+                       progress=lambda done, total: seen.append((done, total)))
+    n = len(run.pages)
+    assert n > 1 and seen == [(i, n) for i in range(1, n + 1)]
+
+
+@pytest.mark.skipif(__import__("shutil").which("script") is None, reason="util-linux script(1) not installed")
+@pytest.mark.parametrize("no_color", [False, True])
+def test_render_progress_bar_on_a_terminal_honours_no_color(tmp_path, no_color):
+    import re
+    import shlex
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    f = _many_pages(tmp_path)
+    exe = Path(sys.executable).parent / "cavemem"
+    env = dict(os.environ, CAVEMAN_HOME=str(tmp_path / "home"))
+    env.pop("NO_COLOR", None)
+    if no_color:
+        env["NO_COLOR"] = "1"
+    proc = subprocess.run(["script", "-qec", f"{shlex.quote(str(exe))} pixel render {shlex.quote(str(f))}", "/dev/null"],
+                          capture_output=True, timeout=120, env=env)
+    out = proc.stdout.decode(errors="replace")
+    assert "\x1b[?25l" in out  # rich hides the cursor while it draws the bar
+    colours = re.findall(r"\x1b\[(?:3[0-7]|9[0-7]|38;[0-9;]+)m", out)
+    assert (colours == []) is no_color, colours[:5]

@@ -73,9 +73,10 @@ def resolve_draw(req: RenderRequest) -> DensityDraw:
     return resolve_density_draw(req.model, level)
 
 
-def render_bytes(data: bytes, req: RenderRequest, count_text_tokens: bool = True) -> RenderRun:
+def render_bytes(data: bytes, req: RenderRequest, count_text_tokens: bool = True, progress=None) -> RenderRun:
     """Render input bytes (bad UTF-8 bytes become U+FFFD) per the CLI pipeline's four branches.
-    ``count_text_tokens=False`` skips the o200k count of the input (benchmarks time rendering)."""
+    ``count_text_tokens=False`` skips the o200k count of the input (benchmarks time rendering);
+    ``progress(done, total)`` is called after each page."""
     from ..tokens import count_tokens
 
     text = go_text(data)
@@ -84,7 +85,7 @@ def render_bytes(data: bytes, req: RenderRequest, count_text_tokens: bool = True
     source = reflow_or_raw(text, req.reflow)
     if draw.layers == 2:
         pages = render_text_to_two_layer_pngs(
-            source, measure_content_cols(source, cols), draw.char_budget, draw.style, draw.canvas_h
+            source, measure_content_cols(source, cols), draw.char_budget, draw.style, draw.canvas_h, progress
         )
     elif req.dense:
         style = DENSE_RENDER_STYLE if draw.style == MONO_STYLE else draw.style
@@ -92,12 +93,12 @@ def render_bytes(data: bytes, req: RenderRequest, count_text_tokens: bool = True
             cols=cols, multi_col=req.multicol, reflow=req.reflow, style=style,
             max_chars_per_image=draw.char_budget, max_height_px=draw.canvas_h,
         )
-        pages = render_dense_pages(text, opts)
+        pages = render_dense_pages(text, opts, progress)
     elif req.multicol > 1:
-        pages = render_text_to_pngs_multicol(source, cols, req.multicol)
+        pages = render_text_to_pngs_multicol(source, cols, req.multicol, progress)
     else:
         pages = render_text_to_pngs_with_char_limit(
-            source, measure_content_cols(source, cols), draw.char_budget, draw.style, draw.canvas_h
+            source, measure_content_cols(source, cols), draw.char_budget, draw.style, draw.canvas_h, progress=progress
         )
     return RenderRun(pages, draw, draw.level, count_tokens(data) if count_text_tokens else 0)
 

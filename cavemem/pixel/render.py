@@ -53,10 +53,11 @@ def split_readable_pages(lines: list[str], max_lines: int, max_chars: int) -> li
 
 def render_text_to_pngs_with_char_limit(
     text: str, cols: int, max_chars: int, style: RenderStyle | None = None, max_height_px: int = MAX_HEIGHT_PX,
-    slot_text: str | None = None,
+    slot_text: str | None = None, progress=None,
 ) -> list[Page]:
     """Single-column pages of at most ``max_chars`` characters. ``slot_text`` (same shape as
-    ``text``) carries per-character colour slots for ``color_by_role`` and is paged alongside."""
+    ``text``) carries per-character colour slots for ``color_by_role`` and is paged alongside.
+    ``progress(done, total)``, if given, is called after each page (the CLI's progress bar)."""
     style = style or RenderStyle()
     cols = DEFAULT_COLS if cols == 0 else max(1, cols)
     max_h = MAX_HEIGHT_PX if max_height_px <= 0 else max_height_px
@@ -64,27 +65,32 @@ def render_text_to_pngs_with_char_limit(
     hard = max(1, go_div(max_h - 2 * PAD_Y - CELL_H, style.pitch) + 1)
     per_image = min(hard, max(1, max_chars // cols))
     pages = split_readable_pages(lines, per_image, max_chars)
-    if slot_text is None:
-        return [render_chunk("\n".join(p), cols, style, max_h) for p in pages]
-    slot_lines = wrap_lines(slot_text, cols)
+    slot_lines = None if slot_text is None else wrap_lines(slot_text, cols)
     out, start = [], 0
     for p in pages:
-        slots = "\n".join(slot_lines[start : start + len(p)])
+        slots = None if slot_lines is None else "\n".join(slot_lines[start : start + len(p)])
         start += len(p)
         out.append(render_chunk("\n".join(p), cols, style, max_h, slot_text=slots))
+        _tick(progress, len(out), len(pages))
     return out
+
+
+def _tick(progress, done: int, total: int) -> None:
+    if progress is not None:
+        progress(done, total)
 
 
 def render_text_to_pngs(text: str, cols: int = DEFAULT_COLS, style: RenderStyle | None = None) -> list[Page]:
     return render_text_to_pngs_with_char_limit(text, cols, READABLE_CHARS_PER_IMAGE, style, MAX_HEIGHT_PX)
 
 
-def render_text_to_pngs_multicol(text: str, cols: int, num_cols: int) -> list[Page]:
+def render_text_to_pngs_multicol(text: str, cols: int, num_cols: int, progress=None) -> list[Page]:
     """Pages of ``num_cols`` side-by-side columns (mono, 8-px pitch), clamped to what fits."""
     cols = DEFAULT_COLS if cols == 0 else max(1, cols)
     n = min(num_cols, max_fitting_cols(cols))
     if n <= 1:
-        return render_text_to_pngs(text, cols, RenderStyle())
+        return render_text_to_pngs_with_char_limit(text, cols, READABLE_CHARS_PER_IMAGE, RenderStyle(), MAX_HEIGHT_PX,
+                                                   progress=progress)
     per_col = min(LINES_PER_IMAGE, max(1, READABLE_CHARS_PER_IMAGE // cols))
     lines = wrap_lines(text, cols)
     pages = split_readable_pages(lines, per_col * n, READABLE_CHARS_PER_IMAGE * n)
@@ -109,6 +115,7 @@ def render_text_to_pngs_multicol(text: str, cols: int, num_cols: int) -> list[Pa
             chars = len(text) - covered
         data, _ = canvas.to_png()
         out.append(Page(data, width, height, chars, sum(canvas.dropped.values()), dict(canvas.dropped)))
+        _tick(progress, len(out), len(pages))
     return out
 
 
@@ -158,7 +165,8 @@ def _composite(red: bytes, blue: bytes) -> bytes:
 
 
 def render_text_to_two_layer_pngs(
-    text: str, cols: int, max_chars: int, style: RenderStyle = BALANCED_STYLE, max_height_px: int = MAX_HEIGHT_PX
+    text: str, cols: int, max_chars: int, style: RenderStyle = BALANCED_STYLE, max_height_px: int = MAX_HEIGHT_PX,
+    progress=None,
 ) -> list[Page]:
     """Density ``max``: each page carries up to 2N rows, the first N inked red and the rest
     blue, overprinted on the same N-row canvas. A page with no blue rows is plain black."""
@@ -167,11 +175,13 @@ def render_text_to_two_layer_pngs(
     per_layer = max(1, go_div(max_h - 2 * PAD_Y - CELL_H, style.pitch) + 1)
     lines = wrap_lines(text, cols)
     out: list[Page] = []
-    for page in split_readable_pages(lines, 2 * per_layer, max_chars):
+    pages = split_readable_pages(lines, 2 * per_layer, max_chars)
+    for page in pages:
         red, blue = page[:per_layer], page[per_layer:]
         if not blue:
             mono = RenderStyle(aa=True, cell_w_bonus=style.cell_w_bonus, pitch_y=style.pitch)
             out.append(render_chunk("\n".join(red), cols, mono, max_h))
+            _tick(progress, len(out), len(pages))
             continue
         width = page_width_px(cols, style.cell_w)
         height = page_height_px(len(red), style.pitch)
@@ -183,6 +193,7 @@ def render_text_to_two_layer_pngs(
         out.append(
             Page(data, width, height, chars, sum(dropped.values()), dict(dropped), 2, True)
         )
+        _tick(progress, len(out), len(pages))
     return out
 
 
@@ -197,7 +208,7 @@ class DenseOptions:
     max_height_px: int = 0
 
 
-def render_dense_pages(text: str, opts: DenseOptions | None = None) -> list[Page]:
+def render_dense_pages(text: str, opts: DenseOptions | None = None, progress=None) -> list[Page]:
     """pxpipe export: optional reflow, shrink to the content width, then multi-column packing
     when the content is full width, else single-column pages."""
     opts = opts or DenseOptions()
@@ -214,5 +225,5 @@ def render_dense_pages(text: str, opts: DenseOptions | None = None) -> list[Page
     max_chars = opts.max_chars_per_image or READABLE_CHARS_PER_IMAGE
     max_h = opts.max_height_px or MAX_HEIGHT_PX
     if num_cols > 1:
-        return render_text_to_pngs_multicol(source, cols, num_cols)
-    return render_text_to_pngs_with_char_limit(source, cols, max_chars, style, max_h)
+        return render_text_to_pngs_multicol(source, cols, num_cols, progress)
+    return render_text_to_pngs_with_char_limit(source, cols, max_chars, style, max_h, progress=progress)

@@ -275,7 +275,10 @@ def _cavemem_render(opts: dict) -> int:
     if model is None and opts["density"] is None:
         model = ""
     req = RenderRequest(opts["cols"], opts["multicol"] or 1, opts["density"], opts["dense"], not opts["no_reflow"], model)
-    run = render_bytes(data, req)
+    from cavemem.cli import progress
+
+    with progress.on_terminal("pixel render") as bar:  # a bar on a terminal's stderr, else nothing
+        run = render_bytes(data, req, progress=(lambda done, total: bar(done, total, "pages")) if bar else None)
     try:
         run.files = write_pages(path, run.pages)
     except OSError as exc:
