@@ -22,6 +22,7 @@ MODEL = "claude-sonnet-4-20250514"
 from sessions import SESSIONS  # noqa: E402 - the hand-written conversations
 from sessions_fresh3 import FRESH3  # noqa: E402 - the third fresh set, labelled before any run
 from sessions_fresh4 import FRESH4  # noqa: E402 - the fourth fresh set, labelled before any run
+from sessions_fresh5 import FRESH5  # noqa: E402 - the fifth fresh set, labelled before any run
 
 
 class Writer:
@@ -110,7 +111,7 @@ def build(sess: dict) -> str:
 
 def main() -> None:
     gold = {}
-    for sess in SESSIONS + FRESH3 + FRESH4:
+    for sess in SESSIONS + FRESH3 + FRESH4 + FRESH5:
         name = sess["name"] + ".jsonl"
         with open(os.path.join(HERE, name), "w", encoding="utf-8") as fh:
             fh.write(build(sess))
