@@ -767,3 +767,20 @@ def test_excerpt_never_ends_inside_an_escape():
     assert _excerpt(b"abc\\x4") == b"abc"
     assert _excerpt(b"ab\\x41cd \\u00e9 and more words here") == b"ab\\x41cd \\u00e9 and more words"
     assert _excerpt("caf\u00e9".encode() * 30).decode()  # a UTF-8 character is never split
+
+
+def test_c_preprocessor_text_skips_the_javascript_family_clean_parses():
+    from cavemem.compressors.code.tolerant import clean_order
+
+    langs = ("python", "c", "cpp", "typescript", "tsx", "javascript")
+    assert clean_order(langs, b"#ifndef GLEXT_H\n#define GLEXT_H 1\nint f(void);\n") == ("python", "c", "cpp")
+    assert clean_order(langs, b"const a = 1;\nfunction f() { return a; }\n") == langs
+    assert clean_order(("typescript", "javascript"), b"#define X 1\n") == ("typescript", "javascript")
+
+
+def test_run_returns_source_with_nothing_to_elide_unchanged(code):
+    header = b"#ifndef API_H\n#define API_H 1\n#include <stddef.h>\n\ntypedef struct api { size_t len; } api_t;\n" + b"".join(b"int api_call_%d(int fd, const char *name);\n" % i for i in range(40)) + b"#endif\n"
+    assert code.compress(header) is None  # nothing elided ...
+    out, _ = code.run(header, "")
+    assert out == header  # ... but it is source: unchanged, so the engine passes it through as code
+    assert code.run(b"just some words, not a program at all", "") is None

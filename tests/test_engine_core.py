@@ -287,6 +287,23 @@ def test_prose_detected_as_code_falls_back_to_the_text_compressor(monkeypatch):
     assert forced.passed_through and forced.content_type == "code"
 
 
+def test_source_with_nothing_to_elide_passes_through_as_code_not_as_prose():
+    """A type stub (every body already ``...``) parses as Python, so the code compressor takes
+    it and saves nothing: the engine passes it through as code instead of letting the prose
+    reader drop its definitions."""
+    parts = ['from typing import Final\n\n__docformat__: Final = "restructuredtext en"\n\n']
+    for c in range(12):
+        parts.append(f"class Reader{c}:\n    delimiter: str | None\n    comments: str\n\n")
+        parts += [f"    def method_{c}_{m}(\n        self,\n        value: str | int,\n        /,\n        strict: bool = ...,\n    ) -> list[str]: ...\n"
+                  for m in range(6)]
+        parts.append("\n")
+    data = "".join(parts).encode()
+    eng = Engine(store=open_ccr(":memory:"))
+    res = eng.compress(data)
+    assert res.content_type == "code" and res.passed_through and res.output == data
+    assert eng.compress(data, type="text").tokens_after < res.tokens_after / 2  # what the prose route would have done
+
+
 def test_program_table_the_tabular_reader_declines_falls_back_to_text():
     """``ps aux``-style output detects as tabular; the strict tabular reader declines it (not
     CSV/TSV/Markdown), so the text reader compresses it and the report names text."""

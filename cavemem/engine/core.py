@@ -110,9 +110,9 @@ class Engine:
             return Result(data, ct, before, before, self.counter.name), *passthrough
         got = self._attempt(ct, data, body, wrappers, query, before_of, need_store, external)
         fallback = None if type_ else AUTO_FALLBACK.get(ct)
-        if got is None and fallback:
+        if got is None and fallback:  # declined (not merely "nothing to save"): try the fallback
             got = self._attempt(fallback, data, body, wrappers, query, before_of, need_store, external)
-        if got is None:
+        if not got:
             before = before_of()
             return Result(data, ct, before, before, self.counter.name), *passthrough
         return got
@@ -140,7 +140,8 @@ class Engine:
         return wait
 
     def _attempt(self, ct, data, body, wrappers, query, before_of, need_store, external):
-        """Route ``body`` to the compressor for ``ct``; None unless it gives a smaller result."""
+        """Route ``body`` to the compressor for ``ct``: the result when it is smaller; False when
+        the compressor took the input but saved nothing (no fallback then); else None."""
         try:
             comp = self.registry.get(ct)
         except Exception:  # a compressor that cannot even load fails closed
@@ -164,7 +165,7 @@ class Engine:
         after = self.counter.count(out)
         before = before_of()
         if after >= before or out == data:
-            return None
+            return False
         method = meta.method or comp.content_type
         lossless = cls.reversible if meta.lossless_to_model is None else meta.lossless_to_model
         res = Result(out, ct, before, after, self.counter.name, (before - after) / before, method=method, lossless_to_model=lossless)

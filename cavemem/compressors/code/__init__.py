@@ -8,7 +8,7 @@ imported only when a code payload is compressed.
 
 from __future__ import annotations
 
-from ..base import Compressor
+from ..base import Compressor, Metadata
 from .elide import CodeOptions
 from .sniff import sniff_languages
 
@@ -30,22 +30,36 @@ class CodeCompressor(Compressor):
         self.options = options or CodeOptions()
 
     def compress(self, data: bytes) -> bytes | None:
-        data = bytes(data)
+        return self._compress(bytes(data))[1]
+
+    def run(self, data: bytes, query: str, counter=None) -> tuple[bytes, Metadata] | None:
+        """As :meth:`compress`, except that source a grammar accepts but with nothing to elide (a
+        header of declarations, a ``.pyi`` stub) comes back unchanged rather than as None: it
+        is code, so the engine passes it through instead of retrying it as prose."""
+        source, out = self._compress(bytes(data))
+        if out is None:
+            return (bytes(data), Metadata(method="code")) if source else None
+        return out, Metadata()
+
+    def _compress(self, data: bytes) -> tuple[bool, bytes | None]:
+        """(a grammar accepted ``data`` as source, the elided output or None)."""
         if b"\x00" in data:  # source code never holds NUL bytes: this is binary
-            return None
+            return False, None
         languages = sniff_languages(data)
         if not languages:
-            return None
+            return False, None
         from .elide import elide
         from .languages import Deadline
 
+        from .tolerant import clean_order, elide_tolerating_errors
+
         deadline = Deadline()
-        for name in languages:
+        for name in clean_order(languages, data):
             parsed, out = elide(name, data, self.options, deadline)
             if parsed:  # the first grammar that parses cleanly decides
-                return out
+                return True, out
             if deadline.expired():
-                return None
-        from .tolerant import elide_tolerating_errors
-
-        return elide_tolerating_errors(languages, data, self.options, deadline)
+                return False, None
+        fitted: list[str] = []
+        out = elide_tolerating_errors(languages, data, self.options, deadline, fitted)
+        return bool(fitted), out

@@ -40,6 +40,15 @@ def looks_like_source_text(data: bytes) -> bool:
     return data.decode("utf-8", "replace").count("\ufffd") <= allowed
 
 
+def clean_order(languages: tuple[str, ...], data: bytes) -> tuple[str, ...]:
+    """The sniffed grammars worth a clean-parse attempt: none of the JavaScript family for text
+    with C preprocessor lines (``#include``, ``#define`` cannot be JS/TS; a failed clean parse of
+    a large header costs up to a second per grammar, time the tolerant stage then lacks)."""
+    if not {"c", "cpp"} & set(languages) or _PREPROCESSOR_LINE.search(data) is None:
+        return languages
+    return tuple(n for n in languages if n not in ("javascript", "typescript", "tsx"))
+
+
 def tolerant_order(languages: tuple[str, ...], data: bytes) -> list[str]:
     """Sniffed grammars, C and C++ first when the text has preprocessor lines (the reference's
     sniff puts Python first for any C file with ``#ifdef X`` and a colon)."""
@@ -49,9 +58,12 @@ def tolerant_order(languages: tuple[str, ...], data: bytes) -> list[str]:
     return order
 
 
-def elide_tolerating_errors(languages: tuple[str, ...], data: bytes, options: CodeOptions, deadline: Deadline) -> bytes | None:
+def elide_tolerating_errors(
+    languages: tuple[str, ...], data: bytes, options: CodeOptions, deadline: Deadline, fitted: list | None = None
+) -> bytes | None:
     """Elide under the no-new-errors gate with the grammar that fits ``data`` best; None when no
-    grammar's errors are a small enough share of the input.
+    grammar's errors are a small enough share of the input (or nothing could be elided: then
+    the fitting grammar's name is appended to ``fitted``).
 
     The grammar with the fewest error bytes wins (earlier on a tie); a full error-tolerant parse
     of a wrong grammar costs up to a second on a large file, so the search stops at the first
@@ -64,7 +76,7 @@ def elide_tolerating_errors(languages: tuple[str, ...], data: bytes, options: Co
         tree = parse(name, data, budget, allow_errors=True)
         if tree is None:
             if budget.expired():
-                return None
+                break  # out of time: the best grammar so far still decides
             continue
         spans = error_spans(tree.root_node)
         size = error_bytes(spans)
@@ -75,4 +87,6 @@ def elide_tolerating_errors(languages: tuple[str, ...], data: bytes, options: Co
     if best is None or best[0] > MAX_ERROR_SHARE * len(data):
         return None
     _, name, tree, spans = best
+    if fitted is not None:
+        fitted.append(name)
     return elide_tree(name, data, tree, spans, options, budget)
