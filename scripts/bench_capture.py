@@ -274,7 +274,7 @@ def main() -> int:
             res = run_devset(mode, tmp)
             out[mode] = {"tune": summarise(res["files"], "tune"), "check": summarise(res["files"], "check"),
                          "fresh": summarise(res["files"], "fresh"), "newfresh": summarise(res["files"], "newfresh"),
-                         "fresh4": summarise(res["files"], "fresh4"),
+                         "fresh4": summarise(res["files"], "fresh4"), "fresh5": summarise(res["files"], "fresh5"),
                          "all": summarise(res["files"], None), "files": res["files"], "ms_per_file": res["ms_per_file"]}
         out["used_detector"] = used_detector()
         if args.boost:
@@ -287,7 +287,7 @@ def main() -> int:
             out["big"] = big_transcript(tmp, args.big_mb)
     print(f"{'mode':9} {'split':8} {'files':>5} {'gold':>4} {'recall':>7} {'stored':>6} {'prec':>6} {'noise':>5} {'secret':>6} {'updates':>7}")
     for mode in ("baseline", "rules"):
-        for split in ("tune", "check", "fresh", "newfresh", "fresh4", "all"):
+        for split in ("tune", "check", "fresh", "newfresh", "fresh4", "fresh5", "all"):
             s = out[mode][split]
             print(f"{mode:9} {split:8} {s['files']:>5} {s['gold']:>4} {s['recall']:>7.1%} {s['stored']:>6} {s['precision']:>6.1%} "
                   f"{s['noise']:>5} {s['secrets']:>6} {s['updates']:>7}")
