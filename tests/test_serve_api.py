@@ -120,6 +120,74 @@ def test_export_import_stats_review(client, memory):
     assert all("lunch" not in t for g in clusters for t in g)
 
 
+def _transcript(path, *texts):
+    path.write_text("".join(json.dumps({"type": "user", "uuid": f"u{i}", "sessionId": "s1", "cwd": "/tmp/proj",
+                                        "timestamp": "2026-10-01T10:00:00.000Z", "message": {"role": "user", "content": t}}) + "\n"
+                            for i, t in enumerate(texts)))
+    return str(path)
+
+
+CAPTURED = ("The API server runs on port 8000.", "Let's go with Postgres for the orders database.",
+            "The staging host is stage-3.internal.")
+
+
+def test_confidence_filter_lists_captures_by_their_confidence(client, memory, cave_home):
+    by_hand = remember(client, "we deploy on tuesdays")["id"]
+    stored = memory.capture.run(_transcript(cave_home / "t.jsonl", *CAPTURED), project="proj").stored
+    conf = {s["id"]: s["confidence"] for s in stored}
+    assert sorted(conf.values()) == [0.7, 0.7, 0.8]
+
+    def listed(**params):
+        got = client.get("/api/v1/memories", params={"project": "proj", **params}, headers=AUTH)
+        assert got.status_code == 200, got.text
+        return got.json()
+
+    low = listed(max_confidence="0.75")
+    assert low["count"] == 2 and {m["id"] for m in low["memories"]} == {i for i, c in conf.items() if c == 0.7}
+    assert [m["confidence"] for m in low["memories"]] == [0.7, 0.7]
+    mid = listed(min_confidence="0.75", max_confidence="0.9")
+    assert [m["text"] for m in mid["memories"]] == [CAPTURED[1]]
+    sure = listed(min_confidence="1")
+    assert [m["id"] for m in sure["memories"]] == [by_hand] and sure["memories"][0]["confidence"] == 1.0
+    assert listed()["count"] == 4
+    for bad_value in ("1.5", "high", "-0.1"):
+        r = client.get("/api/v1/memories", params={"min_confidence": bad_value}, headers=AUTH)
+        assert r.status_code == 400 and r.json()["error"] == "cave_invalid_arguments", bad_value
+    assert memory.count(project="proj", max_confidence=0.75) == 2  # the library call underneath
+
+
+def test_review_queues_accept_edit_reject_and_never_used(client, memory, cave_home):
+    from cavemem.memory.capture import feedback
+
+    stored = memory.capture.run(_transcript(cave_home / "t.jsonl", *CAPTURED), project="proj").stored
+    ids = {memory.show(s["id"]).text: s["id"] for s in stored}
+    noisy = remember(client, "the office wifi password rotates monthly")["id"]
+    useful = remember(client, "the orders service listens on port 9090")["id"]
+    feedback.record(memory, [{"id": noisy, "text": "the office wifi password rotates monthly"},
+                             {"id": useful, "text": "the orders service listens on port 9090"}], "Point the client at port 9090.")
+    review = client.get("/api/v1/review", params={"project": "proj"}, headers=AUTH).json()
+    assert [m["text"] for m in review["low_confidence"]] == list(CAPTURED[::-1])  # newest first
+    assert review["low_confidence"][0]["source"] == CAPTURED[2]  # the transcript line it came from
+    assert [(m["id"], m["injected"]) for m in review["never_used"]] == [(noisy, 1)]
+    only_low = client.get("/api/v1/review", params={"project": "proj", "below": "0.75"}, headers=AUTH).json()
+    assert {m["text"] for m in only_low["low_confidence"]} == {CAPTURED[0], CAPTURED[2]}
+
+    acc = client.post(f"/api/v1/review/{ids[CAPTURED[0]]}/accept", headers=AUTH)
+    assert acc.status_code == 200 and acc.json() == {"id": ids[CAPTURED[0]], "accepted": True, "confidence": 1.0}
+    ed = client.post(f"/api/v1/review/{ids[CAPTURED[1]]}/edit", json={"text": "Postgres 16 for the orders database."}, headers=AUTH)
+    assert ed.status_code == 201 and ed.json()["supersedes"] == ids[CAPTURED[1]]
+    assert memory.show(ed.json()["id"]).text == "Postgres 16 for the orders database."
+    rej = client.post(f"/api/v1/review/{ids[CAPTURED[2]]}/reject", headers=AUTH)
+    assert rej.status_code == 200 and rej.json()["rejected"] is True
+    after = client.get("/api/v1/review", params={"project": "proj"}, headers=AUTH).json()
+    assert after["low_confidence"] == []
+    assert memory.count(project="proj", min_confidence=1) == 4  # accepted, edited, noisy, useful
+    missing = client.post("/api/v1/review/mem_0000000000000000/accept", headers=AUTH)
+    assert missing.status_code == 404 and missing.json()["error"] == "cave_memory_not_found"
+    no_text = client.post(f"/api/v1/review/{noisy}/edit", json={}, headers=AUTH)
+    assert no_text.status_code == 400
+
+
 def test_compress_retrieve_round_trip(client):
     data = "".join(f"2026-01-01T00:00:{i % 60:02d}Z INFO worker {i % 7} processed job {i}\n" for i in range(3000)).encode()
     r = client.post("/api/v1/compress", content=data, headers=AUTH)

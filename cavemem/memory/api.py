@@ -477,9 +477,13 @@ class Memory:
         return self._packer
 
     # -- browsing ------------------------------------------------------------------------------
-    def _filter(self, project, since, until, *, tag=None, kind=None, include_superseded=False) -> Filter:
+    def _filter(self, project, since, until, *, tag=None, kind=None, include_superseded=False,
+                min_confidence=None, max_confidence=None) -> Filter:
+        from .capture.review import check_confidence
+
         scope = projects.read_scope(project, self.cwd)
-        where = Filter(projects=scope, current_only=not include_superseded, tag=tag, kind=require_kind(kind))
+        where = Filter(projects=scope, current_only=not include_superseded, tag=tag, kind=require_kind(kind),
+                       min_confidence=check_confidence(min_confidence), max_confidence=check_confidence(max_confidence))
         now = self._now()
         if since is not None:
             where.since_us = ids.to_micros(ids.parse_when(since, what="since", now=now))
@@ -498,14 +502,19 @@ class Memory:
         include_superseded: bool = False,
         limit: int = 20,
         offset: int = 0,
+        min_confidence: float | None = None,
+        max_confidence: float | None = None,
     ) -> list[MemoryRecord]:
-        """Newest first; the scope is the project plus global memories (``"*"`` = all)."""
-        where = self._filter(project, since, until, tag=tag, kind=kind, include_superseded=include_superseded)
+        """Newest first; the scope is the project plus global memories (``"*"`` = all); confidence
+        bounds are inclusive (memories without capture metadata have confidence 1)."""
+        where = self._filter(project, since, until, tag=tag, kind=kind, include_superseded=include_superseded,
+                             min_confidence=min_confidence, max_confidence=max_confidence)
         return self.store.select(where, limit=max(0, limit), offset=max(0, offset))
 
     def count(self, *, project: str | None = None, include_superseded: bool = False, **filters) -> int:
         where = self._filter(project, filters.get("since"), filters.get("until"), tag=filters.get("tag"),
-                             kind=filters.get("kind"), include_superseded=include_superseded)
+                             kind=filters.get("kind"), include_superseded=include_superseded,
+                             min_confidence=filters.get("min_confidence"), max_confidence=filters.get("max_confidence"))
         return self.store.count(where)
 
     def stats(self) -> dict:

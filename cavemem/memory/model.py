@@ -126,6 +126,9 @@ class Filter:
     tag: str | None = None
     kind: str | None = None
     session: str | None = None
+    # confidence bounds (inclusive); a memory without capture metadata counts as confidence 1
+    min_confidence: float | None = None
+    max_confidence: float | None = None
 
     def sql(self, alias: str = "", prefix: str = " WHERE ") -> tuple[str, list]:
         a = alias + "." if alias else ""
@@ -151,6 +154,11 @@ class Filter:
         if self.session is not None:
             parts.append(f"{a}session = ?")
             params.append(self.session)
+        for bound, op in ((self.min_confidence, ">="), (self.max_confidence, "<=")):
+            if bound is not None:
+                outer = a or "memories."
+                parts.append(f"coalesce((SELECT c.confidence FROM mem_capture c WHERE c.id = {outer}id), 1.0) {op} ?")
+                params.append(bound)
         if not parts:
             return "", params
         return prefix + " AND ".join(parts), params

@@ -137,9 +137,18 @@ def _qbool(request: Request, key: str) -> bool:
 
 
 def list_filters(request: Request) -> dict:
+    """List filters from the query string; confidence bounds are checked by the library (0–1)."""
     q = request.query_params
     return dict(project=q.get("project") or None, since=q.get("since") or None, until=q.get("until") or None,
-                tag=q.get("tag") or None, kind=q.get("kind") or None, include_superseded=_qbool(request, "include_superseded"))
+                tag=q.get("tag") or None, kind=q.get("kind") or None, include_superseded=_qbool(request, "include_superseded"),
+                min_confidence=q.get("min_confidence") or None, max_confidence=q.get("max_confidence") or None)
+
+
+def confidences(memory, records) -> dict:
+    """seq -> confidence for the ``records`` that have capture metadata (the rest are 1.0)."""
+    from ..memory.capture.review import meta_by_seq
+
+    return {seq: meta[0] for seq, meta in meta_by_seq(memory.store, [r.seq for r in records]).items()}
 
 
 def handler(fn):
@@ -175,14 +184,16 @@ async def remember(request, svc):
 
 @handler
 async def list_memories(request, svc):
-    """Newest first: ?project (\"*\" = all) &kind &tag &since &until &include_superseded &limit &offset."""
+    """Newest first: ?project (\"*\" = all) &kind &tag &since &until &min_confidence &max_confidence
+    &include_superseded &limit &offset."""
     f = list_filters(request)
     limit, offset = _qint(request, "limit", 20), _qint(request, "offset", 0, 10**12)
 
     def run(m):
         records = m.list(limit=limit, offset=offset, **f)
+        conf = confidences(m, records)
         return {"count": m.count(**f), "limit": limit, "offset": offset,
-                "memories": [r.to_dict(with_extra=False) for r in records]}
+                "memories": [{**r.to_dict(with_extra=False), "confidence": conf.get(r.seq, 1.0)} for r in records]}
 
     return JSONResponse(await svc.read(run))
 

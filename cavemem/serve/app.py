@@ -12,7 +12,7 @@ from starlette.staticfiles import StaticFiles
 
 from .api import ROUTES, Service
 from .page import docs, index, login, openapi, openapi_json
-from .review import review
+from .review import ROUTES as REVIEW_ROUTES
 from .security import Guard, Sessions, check_bind, load_token
 
 DEFAULT_HOST = "127.0.0.1"
@@ -60,7 +60,7 @@ def create_app(memory, *, engine=None, token: str, host: str = DEFAULT_HOST, por
         finally:
             service.close()
 
-    api_routes = ROUTES + [Route("/api/v1/review", review, methods=["GET"])]
+    api_routes = ROUTES + REVIEW_ROUTES
     routes = api_routes + [
         Route("/", index, methods=["GET"]),
         Route("/login", login, methods=["GET"]),

@@ -12,7 +12,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse
 
 from ..errors import CaveError
-from .api import _qint, list_filters
+from .api import _qint, confidences, list_filters
 from .security import SESSION_COOKIE, SESSION_SECONDS
 
 PAGE_SIZE = 50
@@ -23,24 +23,25 @@ def esc(value) -> str:
     return html.escape("" if value is None else str(value), quote=True)
 
 
-def _row(rec) -> str:
+def _row(rec, conf: float = 1.0) -> str:
     tags = "".join(f'<span class="tag">{esc(t)}</span>' for t in rec.tags)
     kind = f'<span class="kind">{esc(rec.kind)}</span>' if rec.kind else ""
+    low = f'<span class="conf" title="confidence">conf {conf:.2f}</span>' if conf < 1 else ""
     return (f'<li class="mem" tabindex="0" data-id="{esc(rec.id)}"><div class="meta"><time>{esc(rec.created_at[:16])}</time>'
-            f'<span class="proj">{esc(rec.project or "global")}</span>{kind}{tags}</div>'
+            f'<span class="proj">{esc(rec.project or "global")}</span>{kind}{tags}{low}</div>'
             f'<div class="text">{esc(rec.text[:600])}</div></li>')
 
 
-def timeline(records) -> str:
-    """Memories grouped under one heading per day, newest first."""
-    out, day = [], None
+def timeline(records, conf: dict | None = None) -> str:
+    """Memories grouped under one heading per day, newest first (``conf``: seq -> confidence)."""
+    out, day, conf = [], None, conf or {}
     for rec in records:
         if rec.created_at[:10] != day:
             if day is not None:
                 out.append("</ul>")
             day = rec.created_at[:10]
             out.append(f'<h3 class="day">{esc(day)}</h3><ul class="mems">')
-        out.append(_row(rec))
+        out.append(_row(rec, conf.get(rec.seq, 1.0)))
     if day is not None:
         out.append("</ul>")
     return "".join(out) or '<p class="empty">No memories match.</p>'
@@ -51,11 +52,16 @@ def _filters_form(q) -> str:
         return (f'<label>{label}<input name="{name}" type="{kind}" value="{esc(q.get(name, ""))}"'
                 f' autocomplete="off"></label>')
 
+    def conf(name, label):
+        return (f'<label>{label}<input name="{name}" type="number" min="0" max="1" step="0.05" inputmode="decimal"'
+                f' value="{esc(q.get(name, ""))}" class="num"></label>')
+
     kinds = "".join(f'<option value="{k}"{" selected" if q.get("kind", "") == k else ""}>{k or "any kind"}</option>'
                     for k in KIND_CHOICES)
     return ('<form id="filters" method="get" action="/" role="search">'
             + field("project", "project") + f'<label>kind<select name="kind">{kinds}</select></label>'
             + field("tag", "tag") + field("since", "since", "date") + field("until", "until", "date")
+            + conf("min_confidence", "min conf") + conf("max_confidence", "max conf")
             + '<button type="submit">Filter</button></form>')
 
 
@@ -68,9 +74,13 @@ async def index(request: Request):
         f["project"] = f["project"] or "*"
         offset = _qint(request, "offset", 0, 10**12)
 
-        records, total = await svc.read(lambda m: (m.list(limit=PAGE_SIZE, offset=offset, **f), m.count(**f)))
+        def run(m):
+            records = m.list(limit=PAGE_SIZE, offset=offset, **f)
+            return records, m.count(**f), confidences(m, records)
+
+        records, total, conf = await svc.read(run)
     except CaveError as err:
-        records, total, offset = [], 0, 0
+        records, total, offset, conf = [], 0, 0, {}
         notice = f'<p class="error" role="alert">{esc(err.message)}</p>'
     else:
         notice = ""
@@ -92,7 +102,7 @@ async def index(request: Request):
 <button data-tab="review">Review</button><a href="/docs">API</a></nav></header>
 <main><section id="hits" hidden aria-live="polite"></section>
 <section id="browse" class="tab">{_filters_form(q)}{notice}<p class="count" id="count">{shown}</p>
-<div id="timeline">{timeline(records)}</div><p class="pager">{" ".join(nav)}</p></section>
+<div id="timeline">{timeline(records, conf)}</div><p class="pager">{" ".join(nav)}</p></section>
 <section id="bulk" class="tab" hidden><h2>Bulk forget</h2>
 <form id="bulkform"><label>project<input name="project" autocomplete="off"></label>
 <label>tag<input name="tag" autocomplete="off"></label><label>before<input name="before" type="date"></label>
