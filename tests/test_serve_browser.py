@@ -56,7 +56,7 @@ def server(cave_home):
         assert stat.S_IMODE(os.stat(cave_home / "serve.token").st_mode) == 0o600
         base = f"http://127.0.0.1:{port}"
         _wait_ready(base, token)
-        yield {"base": base, "token": token, "link": link, "proc": proc}
+        yield {"base": base, "token": token, "link": link, "proc": proc, "home": cave_home}
     finally:
         proc.terminate()
         try:
@@ -103,6 +103,30 @@ SEED = [
     ("scratch: the staging vm reboots at midnight utc", ["scratch"]),
     ("the team prefers squash merges on the main branch", []),
 ]
+
+
+CAPTURED = ("The API server runs on port 8000.", "Let's go with Postgres for the orders database.",
+            "The staging host is stage-3.internal.")
+
+
+def _seed_review(home):
+    """Real captures from a transcript and one injected-but-unused memory, written beside the
+    running server (SQLite WAL: a second writer process, as the hooks are)."""
+    from cavemem import Memory
+    from cavemem.memory.capture import feedback
+
+    path = home / "t.jsonl"
+    path.write_text("".join(json.dumps({"type": "user", "uuid": f"u{i}", "sessionId": "s1", "cwd": "/tmp/webapp",
+                                        "timestamp": "2026-10-01T10:00:00.000Z", "message": {"role": "user", "content": t}}) + "\n"
+                            for i, t in enumerate(CAPTURED)))
+    m = Memory(cwd=str(home))
+    try:
+        stored = m.capture.run(str(path), project="webapp").stored
+        noisy = m.remember("the office wifi password rotates monthly", project="webapp").id
+        feedback.record(m, [{"id": noisy, "text": "the office wifi password rotates monthly"}], "Sure, done.")
+        return {m.show(s["id"]).text: s["id"] for s in stored}, noisy
+    finally:
+        m.close()
 
 
 def test_search_edit_forget_and_bulk_preview_in_chromium(server):
@@ -173,8 +197,53 @@ def test_search_edit_forget_and_bulk_preview_in_chromium(server):
 
             # review tab: duplicate clusters and seen-once lists come from /api/v1/review
             page.click('.tabs button[data-tab="review"]')
-            playwright_sync.expect(page.locator("#reviewbody h3").first).to_have_text("Duplicate clusters (0)")
-            playwright_sync.expect(page.locator("#reviewbody h3").nth(1)).to_have_text("Seen once, oldest first (4)")  # 5 current, 1 is an edit
+            heads = page.locator("#reviewbody h3")
+            playwright_sync.expect(heads).to_have_text(["Low-confidence captures (0)", "Injected, never used (0)",
+                                                        "Duplicate clusters (0)", "Seen once, oldest first (4)"])  # 5 current, 1 is an edit
+
+            # review queues: unconfirmed captures (a accept, e edit, x forget) and injected-never-used
+            captured, noisy = _seed_review(server["home"])
+            filtered = browser.new_page(viewport={"width": 1280, "height": 900})  # the list's confidence filter, from its form
+            filtered.context.add_cookies(page.context.cookies())
+            filtered.goto(base + "/?project=webapp")
+            filtered.fill('#filters [name="max_confidence"]', "0.75")
+            filtered.click('#filters button[type="submit"]')
+            filtered.wait_for_url("**max_confidence=0.75**")
+            assert filtered.locator("#count").inner_text() == "1–2 of 2"
+            assert filtered.locator("#timeline .conf").all_inner_texts() == ["conf 0.70", "conf 0.70"]
+            filtered.close()
+            page.click('.tabs button[data-tab="browse"]')
+            page.click('.tabs button[data-tab="review"]')
+            low = page.locator('#reviewbody .review[data-queue="low"]')
+            playwright_sync.expect(page.locator('#reviewbody h3[data-queue="low"]')).to_have_text("Low-confidence captures (3)")
+            playwright_sync.expect(page.locator('#reviewbody h3[data-queue="never"]')).to_have_text("Injected, never used (1)")
+            assert low.first.locator(".conf").inner_text() == "conf 0.70"
+            page.screenshot(path=str(shots / "review-1280.png"), full_page=True)
+            first_id = low.first.get_attribute("data-id")
+            low.first.focus()
+            page.keyboard.press("a")
+            playwright_sync.expect(page.locator('#reviewbody h3[data-queue="low"]')).to_have_text("Low-confidence captures (2)")
+            edit_id = page.evaluate("document.activeElement.dataset.id")  # focus moved to the next row
+            assert edit_id in captured.values() and edit_id != first_id
+            page.keyboard.press("e")
+            page.wait_for_selector("#reviewbody textarea.reviewtext")
+            page.fill("#reviewbody textarea.reviewtext", "the orders database is Postgres 16")
+            page.keyboard.press("Control+Enter")
+            playwright_sync.expect(page.locator('#reviewbody h3[data-queue="low"]')).to_have_text("Low-confidence captures (1)")
+            dialogs.clear()
+            page.once("dialog", lambda d: (dialogs.append(d.message), d.accept()))
+            page.keyboard.press("x")
+            playwright_sync.expect(page.locator('#reviewbody h3[data-queue="low"]')).to_have_text("Low-confidence captures (0)")
+            page.once("dialog", lambda d: d.accept())
+            page.click(f'#reviewbody .review[data-id="{noisy}"] button.forget')
+            playwright_sync.expect(page.locator('#reviewbody h3[data-queue="never"]')).to_have_text("Injected, never used (0)")
+            assert dialogs and dialogs[0].startswith("Forget mem_")
+            left = _call(base, token, "GET", "/api/v1/memories?project=webapp&limit=100")["memories"]
+            texts = {m["text"]: m["confidence"] for m in left}
+            assert texts.get("the orders database is Postgres 16") == 1.0
+            assert sum(1 for t in captured if t in texts) == 1 and texts[next(t for t in captured if t in texts)] == 1.0
+            assert "the office wifi password rotates monthly" not in texts
+            page.screenshot(path=str(shots / "review-done-1280.png"), full_page=True)
 
             # keyboard: j moves to the first row, Enter opens it, Escape closes
             page.click('.tabs button[data-tab="browse"]')
@@ -197,5 +266,6 @@ def test_search_edit_forget_and_bulk_preview_in_chromium(server):
             assert errors == []
         finally:
             browser.close()
-    for name in ("list-1280.png", "search-1280.png", "history-1280.png", "bulk-1280.png", "list-390.png"):
+    for name in ("list-1280.png", "search-1280.png", "history-1280.png", "bulk-1280.png", "review-1280.png",
+                 "review-done-1280.png", "list-390.png"):
         assert (shots / name).stat().st_size > 5000

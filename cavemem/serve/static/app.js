@@ -164,18 +164,73 @@
     } catch (err) { $("#bulkpreview").textContent = err.message; }
   }
 
-  // -- review: duplicate clusters and memories never seen again ------------------------------------
-  function row(m) {
+  // -- review: low-confidence captures (accept / edit / forget), injected-never-used, duplicates --
+  function row(m, ...extra) {
     return el("li", { class: "mem", tabindex: "0", "data-id": m.id }, el("div", { class: "meta" },
-      el("time", {}, m.created_at.slice(0, 16)), el("span", { class: "proj" }, m.project || "global")), el("div", { class: "text" }, m.text));
+      el("time", {}, m.created_at.slice(0, 16)), el("span", { class: "proj" }, m.project || "global"), ...extra),
+      el("div", { class: "text" }, m.text));
   }
+  function reviewRow(m, queue) {
+    const li = row(m, queue === "low" ? el("span", { class: "conf" }, "conf " + m.confidence.toFixed(2)) : null,
+      queue === "never" ? el("span", { class: "conf" }, "injected " + m.injected + "×, never used") : null);
+    li.classList.add("review");
+    li.dataset.queue = queue;
+    if (queue === "low" && m.source) li.append(el("div", { class: "why" }, "from: " + m.source.slice(0, 300)));
+    li.append(el("div", { class: "actions" },
+      queue === "low" ? el("button", { class: "accept", title: "a", onclick: (ev) => { ev.stopPropagation(); reviewAct(li, "accept"); } }, "Accept") : null,
+      queue === "low" ? el("button", { class: "edit", title: "e", onclick: (ev) => { ev.stopPropagation(); reviewEdit(li); } }, "Edit") : null,
+      el("button", { class: "danger forget", title: "x", onclick: (ev) => { ev.stopPropagation(); reviewAct(li, "forget"); } }, "Forget")));
+    return li;
+  }
+  function nextRow(li) {  // keep the keyboard where it was: focus the following row (or the one before)
+    const rows = $$("#reviewbody .review");
+    const at = rows.indexOf(li);
+    return rows[at + 1] || rows[at - 1] || null;
+  }
+  async function reviewAct(li, action, text) {
+    const id = li.dataset.id, low = li.dataset.queue === "low";
+    if (action === "forget" && !window.confirm("Forget " + id + "? This deletes it for good.")) return;
+    try {
+      const path = "/review/" + encodeURIComponent(id) + "/";
+      let res;
+      if (action === "accept") res = await api("POST", path + "accept");
+      else if (action === "edit") res = await api("POST", path + "edit", { text });
+      else res = low ? await api("POST", path + "reject") : await api("DELETE", "/memories/" + encodeURIComponent(id));
+      const next = nextRow(li);
+      li.remove();
+      $$('#timeline [data-id="' + CSS.escape(id) + '"]').forEach((n) => (action === "edit" ? refreshRow(id, res.id, text) : action === "forget" && n.remove()));
+      for (const h of $$("#reviewbody h3[data-queue]")) h.textContent = h.dataset.label + " (" + $$('#reviewbody .review[data-queue="' + h.dataset.queue + '"]').length + ")";
+      if (next) next.focus();
+      flash(action === "accept" ? "Accepted " + id : action === "edit" ? "Saved as " + res.id : "Forgot " + id);
+    } catch (err) { flash(err.message, true); }
+  }
+  function reviewEdit(li) {
+    if ($("textarea", li)) { $("textarea", li).focus(); return; }
+    const box = el("textarea", { rows: "3", class: "reviewtext", "aria-label": "corrected text" }, $(".text", li).textContent);
+    const save = () => reviewAct(li, "edit", box.value);
+    box.addEventListener("keydown", (ev) => {
+      if (ev.key === "Enter" && (ev.ctrlKey || ev.metaKey)) { ev.preventDefault(); save(); }
+      else if (ev.key === "Escape") { ev.stopPropagation(); form.remove(); li.focus(); }
+    });
+    const form = el("div", { class: "inline-edit" }, box, el("button", { class: "save", onclick: (ev) => { ev.stopPropagation(); save(); } }, "Save (Ctrl+Enter)"));
+    form.addEventListener("click", (ev) => ev.stopPropagation());
+    li.append(form);
+    box.focus();
+  }
+  function queueHead(queue, label, n) { return el("h3", { "data-queue": queue, "data-label": label }, label + " (" + n + ")"); }
   async function loadReview() {
     const box = $("#reviewbody");
     try {
       const res = await api("GET", "/review?project=" + encodeURIComponent($('#filters [name="project"]').value || "*"));
-      box.replaceChildren(el("h3", {}, "Duplicate clusters (" + res.duplicate_clusters.length + ")"),
-        ...res.duplicate_clusters.map((g) => el("ul", { class: "mems cluster" }, g.map(row))),
-        el("h3", {}, "Seen once, oldest first (" + res.seen_once.length + ")"), el("ul", { class: "mems" }, res.seen_once.map(row)),
+      box.replaceChildren(
+        el("p", { class: "count" }, "keys on a row: a accept · e edit · x forget · Enter open"),
+        queueHead("low", "Low-confidence captures", res.low_confidence.length),
+        el("ul", { class: "mems" }, res.low_confidence.map((m) => reviewRow(m, "low"))),
+        queueHead("never", "Injected, never used", res.never_used.length),
+        el("ul", { class: "mems" }, res.never_used.map((m) => reviewRow(m, "never"))),
+        el("h3", {}, "Duplicate clusters (" + res.duplicate_clusters.length + ")"),
+        ...res.duplicate_clusters.map((g) => el("ul", { class: "mems cluster" }, g.map((m) => row(m)))),
+        el("h3", {}, "Seen once, oldest first (" + res.seen_once.length + ")"), el("ul", { class: "mems" }, res.seen_once.map((m) => row(m))),
         el("p", { class: "count" }, "scanned " + res.scanned + " current memories"));
     } catch (err) { box.replaceChildren(el("p", { class: "error" }, err.message)); }
   }
@@ -205,6 +260,13 @@
     else if (ev.key === "j" && rows.length) rows[Math.min(rows.length - 1, at + 1)].focus();
     else if (ev.key === "k" && rows.length) rows[Math.max(0, at - 1)].focus();
     else if (ev.key === "Enter" && at >= 0) openDetail(rows[at].dataset.id);
+    else if (at >= 0 && rows[at].classList.contains("review") && "aex".includes(ev.key)) {
+      ev.preventDefault();
+      const li = rows[at], low = li.dataset.queue === "low";
+      if (ev.key === "a" && low) reviewAct(li, "accept");
+      else if (ev.key === "e" && low) reviewEdit(li);
+      else if (ev.key === "x") reviewAct(li, "forget");
+    }
     else if (ev.key === "e" && at >= 0) openDetail(rows[at].dataset.id);
   });
 })();
