@@ -14,6 +14,9 @@ tiktoken counting throughput.
 - JSON codecs: stdlib ``json`` vs ``cavemem.fastjson`` (orjson where it agrees) on hook payloads,
   transcript lines and memory import/export lines, and the cost of importing orjson in a fresh
   process (``--json-codecs-only`` runs just this section).
+- inputs just under the CLI's 64 MiB stdin cap (log, JSON, CSV, TOML): ``cavemem compress`` wall
+  time, peak RSS from GNU time against the input (target ≤ 6×), exact recovery
+  (``--cap-only`` runs just this section; it is not part of the default run).
 """
 
 from __future__ import annotations
@@ -238,13 +241,92 @@ def json_codecs(runs: int) -> dict:
     return out
 
 
+WORDS = ["ssl", "xml", "gtk", "png", "curl", "icu", "z", "ffi", "yaml", "db"]
+
+
+def make_table(size: int, seed: int = 13) -> bytes:
+    """A CSV package list (name, version, arch, size): every row distinct."""
+    rnd = random.Random(seed)
+    out, total, i = ["name,version,arch,size"], 0, 0
+    while total < size:
+        row = f"lib{rnd.choice(WORDS)}{i},{rnd.randint(0, 9)}.{rnd.randint(0, 99)}.{rnd.randint(0, 9)}-{i % 7},{rnd.choice(['amd64', 'all'])},{rnd.randint(10, 99999)}"
+        out.append(row)
+        total += len(row) + 1
+        i += 1
+    return ("\n".join(out) + "\n").encode()
+
+
+def make_toml(size: int, seed: int = 17) -> bytes:
+    """A channel-manifest-shaped TOML file: thousands of same-shaped target tables."""
+    rnd = random.Random(seed)
+    out, total, i = ['manifest-version = "2"', ""], 0, 0
+    while total < size:
+        t = f"target-{i:06d}"
+        block = (f"[pkg.tool{i // 2000}.target.{t}]\navailable = true\nurl = \"https://static.example.org/dist/tool-{t}.tar.gz\"\n"
+                 f"hash = \"{rnd.getrandbits(256):064x}\"\ncomponents = []\n")
+        out.append(block)
+        total += len(block) + 1
+        i += 1
+    return ("\n".join(out) + "\n").encode()
+
+
+def cap_rss() -> dict:
+    """``cavemem compress`` of inputs just under the CLI's stdin cap: wall, peak RSS (GNU time)
+    against the input size (target: <= 6x), and exact recovery through ``retrieve``."""
+    import hashlib
+
+    from cavemem.cli.io import STDIN_LIMIT
+
+    home = tempfile.mkdtemp(prefix="cavemem-bench-cap-")
+    os.chmod(home, 0o700)
+    env = dict(os.environ, CAVEMAN_HOME=home)
+    cavemem = str(BIN / "cavemem")
+    out = {}
+    for name, make in (("log", make_log), ("json", make_json), ("csv", make_table), ("toml", make_toml)):
+        data = make(STDIN_LIMIT - (1 << 20))[: STDIN_LIMIT]
+        if name in ("csv", "toml", "log"):
+            data = data[: data.rfind(b"\n", 0, STDIN_LIMIT) + 1]
+        with tempfile.TemporaryFile() as f:
+            f.write(data)
+            f.seek(0)
+            t = time.perf_counter()
+            p = subprocess.run(["/usr/bin/time", "-f", "%M", cavemem, "compress"], stdin=f, capture_output=True, env=env)
+            wall = time.perf_counter() - t
+        lines = p.stderr.decode().strip().splitlines()
+        rss_kb = int(lines[-1])
+        report = json.loads(lines[-2]) if len(lines) >= 2 and lines[-2].startswith("{") else {}
+        exact = None
+        if report.get("recovery_handle"):
+            back = subprocess.run([cavemem, "retrieve", report["recovery_handle"]], capture_output=True, env=env)
+            exact = hashlib.sha256(back.stdout).digest() == hashlib.sha256(data).digest()
+        out[name] = {"input MiB": round(len(data) / (1 << 20), 1), "rc": p.returncode, "wall s": round(wall, 1),
+                     "peak RSS MiB": round(rss_kb / 1024, 1), "RSS / input": round(rss_kb * 1024 / len(data), 2),
+                     "saved": round(report.get("ratio", 0), 3), "content_type": report.get("content_type"), "exact": exact}
+    return out
+
+
+def _print_cap(cap: dict) -> None:
+    print(f"{'input at the 64 MiB cap':<10} {'MiB':>6} {'rc':>3} {'wall s':>7} {'RSS MiB':>8} {'RSS/in':>7} {'saved':>6} {'type':>8} exact")
+    for k, v in cap.items():
+        print(f"{k:<10} {v['input MiB']:>6} {v['rc']:>3} {v['wall s']:>7} {v['peak RSS MiB']:>8} {v['RSS / input']:>7} {v['saved']:>6} {str(v['content_type']):>8} {v['exact']}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=15)
     ap.add_argument("--json", default="bench-results/bench_engine.json")
     ap.add_argument("--json-codecs-only", action="store_true", help="only the stdlib-vs-orjson section")
     ap.add_argument("--startup-only", action="store_true", help="only the hot-command start-up section")
+    ap.add_argument("--cap-only", action="store_true", help="only the 64 MiB-input peak-RSS section")
     args = ap.parse_args()
+    if args.cap_only:
+        cap = cap_rss()
+        _print_cap(cap)
+        for k, v in cap.items():
+            print(f"{'PASS' if v['rc'] == 0 and v['RSS / input'] <= 6 and v['exact'] is not False else 'MISS'}  {k}: RSS <= 6x input, exit 0")
+        Path(args.json).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.json).with_name("bench_cap_rss.json").write_text(json.dumps(cap, indent=2) + "\n")
+        return
     if args.startup_only:
         up = startup(args.runs)
         _print_startup(up)
