@@ -515,6 +515,8 @@ def print_table(result: dict) -> None:
     print("turn recall@10 by category: " + ", ".join(f"cat{k} {pct(v)}" for k, v in cats.items()))
     off = result["offtopic"]
     print(f"\noff-topic: {pct(off['no_hits'])} of {off['trials']} (question, conversation) pairs recalled nothing")
+    if "offtopic_embed" in result:
+        print(f"off-topic with --embed: {pct(result['offtopic_embed']['no_hits'])} recalled nothing")
     if "scale" in result:
         s = result["scale"]
         print(f"\nscale: {s['memories']:,} memories · import {s['import_per_s']:,.0f}/s ({s['import_seconds']} s) · "
@@ -575,6 +577,7 @@ def main() -> None:
         embed_rows = eval_memory(me, convs, turns_of)
         result["locomo"]["cavemem_embed"] = summarize(embed_rows)
         result["locomo"]["splits"]["cavemem_embed"] = split_summaries(convs, embed_rows)
+        result["offtopic_embed"] = eval_offtopic(me, convs)
     result["offtopic"] = eval_offtopic(m, convs)
     if not args.skip_scale:
         print(f"scale test with {args.scale:,} memories …", flush=True)
