@@ -23,5 +23,5 @@ USER cavemem
 WORKDIR /data
 VOLUME ["/data"]
 EXPOSE 37778
-HEALTHCHECK --interval=30s --timeout=3s CMD python -c "import http.client as h; c=h.HTTPConnection('127.0.0.1', 37778, timeout=2); c.request('GET', '/static/icon.svg'); exit(c.getresponse().status != 200)"
+HEALTHCHECK --interval=30s --timeout=3s CMD python -c "import http.client as h; c=h.HTTPConnection('127.0.0.1', 37778, timeout=2); c.request('GET', '/healthz'); exit(c.getresponse().status != 200)"
 CMD ["cavemem", "serve", "--host", "0.0.0.0", "--port", "37778"]

@@ -227,6 +227,14 @@ def test_no_token_is_401(client, path, method):
     assert wrong.status_code == 401
 
 
+def test_healthz_needs_no_token_and_tells_nothing_but_still_checks_host(client):
+    r = client.get("/healthz")
+    assert r.status_code == 200 and r.json() == {"ok": True}
+    assert r.headers["content-security-policy"].startswith("default-src 'none'")
+    assert client.get("/healthz", headers={"Host": "evil.example"}).status_code == 400
+    assert client.post("/healthz").status_code == 405
+
+
 def test_foreign_origin_is_403_and_wrong_host_is_400(client):
     for origin in ("http://evil.example", "http://127.0.0.1:9999", "null"):
         r = client.post("/api/v1/recall", json={"query": "x"}, headers={**AUTH, "Origin": origin})

@@ -7,6 +7,7 @@ import contextlib
 import os
 
 from starlette.applications import Starlette
+from starlette.responses import JSONResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -41,6 +42,11 @@ def _mcp_parts(service: Service):
     return routes, server.session_manager
 
 
+async def healthz(request):
+    """Liveness for container health checks and the benchmark's HTTP baseline: no store access."""
+    return JSONResponse({"ok": True})
+
+
 def create_app(memory, *, engine=None, token: str, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
                mcp: bool = True, readers: int = 2):
     """The ASGI app for one Memory (and optionally one Engine). ``token`` is the bearer secret;
@@ -63,6 +69,7 @@ def create_app(memory, *, engine=None, token: str, host: str = DEFAULT_HOST, por
     api_routes = ROUTES + REVIEW_ROUTES
     routes = api_routes + [
         Route("/", index, methods=["GET"]),
+        Route("/healthz", healthz, methods=["GET"]),
         Route("/login", login, methods=["GET"]),
         Route("/docs", docs, methods=["GET"]),
         Route("/openapi.json", openapi_json, methods=["GET"]),

@@ -44,8 +44,9 @@ SECURITY_HEADERS = [
     (b"cross-origin-resource-policy", b"same-origin"),
     (b"cache-control", b"no-store"),
 ]
-# reachable without credentials: the login exchange and the static assets (no data in them)
-PUBLIC_PREFIXES = ("/login", "/static/", "/favicon.ico")
+# reachable without credentials: the login exchange, the static assets and the liveness probe
+# (no data in them; the Host and Origin checks still apply)
+PUBLIC_PREFIXES = ("/login", "/static/", "/favicon.ico", "/healthz")
 
 
 def is_loopback(host: str) -> bool:
