@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-from pathlib import Path
 
 import psycopg
 import pytest
@@ -216,3 +215,30 @@ def test_statement_timeout_and_tls_options_reach_the_server(pg_url, monkeypatch)
     with pytest.raises(CaveError) as err:  # the throwaway server has no TLS: libpq got sslmode from the URL
         Memory(pg_url + "&sslmode=require")
     assert err.value.code == "cave_store_unreachable" and "SSL" in err.value.message
+
+
+def test_migrate_copies_capture_tables_and_checks_them(pg_url, tmp_path):
+    home = tmp_path / "home"
+    home.mkdir(mode=0o700)
+    m = Memory(str(home / "mem.db"), cwd=str(tmp_path))
+    rec = m.remember("captured: the staging db is rebuilt nightly", project="shop")
+
+    def seed(conn):
+        conn.execute("INSERT INTO mem_capture (id, confidence, source_session, capture_kind, captured) VALUES (?, ?, ?, ?, ?)",
+                     (rec.id, 0.8, "sess-1", "fact", 1))
+        conn.execute("INSERT INTO cap_sessions (session, project, messages, archived_bytes) VALUES (?, ?, ?, ?)",
+                     ("sess-1", "shop", 2, 120))
+        for i, uuid in enumerate(("u1", "u2")):
+            conn.execute("INSERT INTO cap_messages (session, uuid, type, ts, handle, pos, length, line) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                         ("sess-1", uuid, "user", f"2024-01-01T00:00:0{i}Z", "ccr_x", i * 60, 60, i))
+            conn.execute("INSERT INTO cap_text (body, session, uuid) VALUES (?, ?, ?)", (f"stage db rebuilt night {i}", "sess-1", uuid))
+
+    m.store.write(seed)
+    m.close()
+    rep = json.loads(_cli("migrate", "--from", str(home), "--to", pg_url, "--json", env={"CAVEMAN_DB_URL": ""}).stdout)
+    assert rep["copied"]["sessions"] == 1 and rep["verified"]["capture_match"] is True
+    assert rep["verified"]["capture_rows"] == 1 + 1 + 2  # mem_capture, cap_sessions, cap_messages
+    pg = Memory(pg_url)
+    assert pg.store.read("SELECT count(*) FROM cap_text WHERE session = ?", ("sess-1",)) == [(2,)]
+    assert pg.store.read("SELECT confidence FROM mem_capture WHERE id = ?", (rec.id,)) == [(0.8,)]
+    assert [r[0] for r in pg.store.session_text_matches(["night"], None, 5)] == ["sess-1", "sess-1"]

@@ -21,7 +21,6 @@ import re
 import threading
 import time
 from collections.abc import Callable, Sequence
-from contextlib import contextmanager
 
 from ...errors import CaveError
 from ..backend import mask_url
