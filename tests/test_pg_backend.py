@@ -242,3 +242,15 @@ def test_migrate_copies_capture_tables_and_checks_them(pg_url, tmp_path):
     assert pg.store.read("SELECT count(*) FROM cap_text WHERE session = ?", ("sess-1",)) == [(2,)]
     assert pg.store.read("SELECT confidence FROM mem_capture WHERE id = ?", (rec.id,)) == [(0.8,)]
     assert [r[0] for r in pg.store.session_text_matches(["night"], None, 5)] == ["sess-1", "sess-1"]
+
+
+def test_embed_commands_on_a_server_store(pg_url, tmp_path):
+    env = {"CAVEMAN_DB_URL": pg_url}
+    assert _cli("remember", "--global", "the nightly backup runs at 02:00", env=env, cwd=tmp_path).returncode == 0
+    sync = _cli("embed", "sync", env=env, cwd=tmp_path)
+    assert sync.returncode == 0, sync.stderr
+    status = json.loads(_cli("embed", "status", "--json", env=env, cwd=tmp_path).stdout)
+    assert status["vectors"] == status["memories"] == 1
+    off = _cli("embed", "disable", env=env, cwd=tmp_path)
+    assert off.returncode == 2 and json.loads(off.stderr.decode().splitlines()[-1])["error"] == "cave_invalid_arguments"
+    assert not any("postgres" in p.name for p in tmp_path.iterdir())  # no sidecar directory named after the URL

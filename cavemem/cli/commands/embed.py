@@ -60,7 +60,7 @@ def _status(memory, _action) -> tuple[dict, str]:
     rep = status(path)
     rep["index"] = sidecar_dir(path)
     rep["memories"] = memory.store.read("SELECT count(*) FROM memories")[0][0]
-    if rep["installed"] and os.path.isfile(os.path.join(sidecar_dir(path), "manifest.json")):
+    if rep["installed"] and ("://" in path or os.path.isfile(os.path.join(sidecar_dir(path), "manifest.json"))):
         from cavemem.embed.vectors import VectorIndex
 
         rep["vectors"] = len(VectorIndex(sidecar_dir(path)))
@@ -80,6 +80,11 @@ def _status(memory, _action) -> tuple[dict, str]:
 def _disable(memory, _action) -> tuple[dict, str]:
     from cavemem.embed import set_disabled, sidecar_dir
 
+    if "://" in memory.store.path:  # a PostgreSQL store: there is no sidecar directory to hold the marker
+        from cavemem.errors import CaveError
+
+        raise CaveError("cave_invalid_arguments", "cavemem embed disable: a PostgreSQL store has no sidecar for the "
+                        "switch; set CAVEMAN_EMBED=0 instead")
     set_disabled(memory.store.path, True)
     index = sidecar_dir(memory.store.path)
     return {"enabled": False, "index": index}, f"semantic recall off for this store; vectors deleted from {index}"
