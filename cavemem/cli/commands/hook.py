@@ -179,7 +179,6 @@ def _store_path() -> str:
 def _open_memory(db: str, cwd: str | None):
     """A Memory for reading in a hook: short lock waits, semantic recall only if switched on."""
     from cavemem.embed import default_scorers
-    from cavemem.engine.core import Engine
     from cavemem import Memory
     from cavemem.memory.store import open_memory_store
 
@@ -189,13 +188,22 @@ def _open_memory(db: str, cwd: str | None):
         from cavemem.embed.scorer import SemanticScorer, config_from_env
 
         scorers = [SemanticScorer(store, config=config_from_env().with_overrides(f"backfill={EMBED_BACKFILL}"))]
-    engine = Engine()
-    memory = Memory(store=store, engine=engine, cwd=cwd, scorers=scorers)
+    memory = Memory(store=store, cwd=cwd, scorers=scorers)
     _short_waits(memory.store.db)
-    try:
-        _short_waits(engine.store().db)  # recall stores pass-through hits for their handles
-    except Exception:  # noqa: BLE001 - recall answers without handles when CCR is unavailable
-        pass
+    make_engine = memory.engine
+
+    def engine():
+        """The engine on first need only (its import is a third of a cold hook), with short waits."""
+        fresh = memory._engine is None
+        eng = make_engine()
+        if fresh:
+            try:
+                _short_waits(eng.store().db)  # recall stores pass-through hits for their handles
+            except Exception:  # noqa: BLE001 - recall answers without handles when CCR is unavailable
+                pass
+        return eng
+
+    memory.engine = engine
     return memory
 
 
