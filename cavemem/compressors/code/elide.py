@@ -11,12 +11,13 @@ with exactly the input's errors — see ``parse_errors``) or the whole payload p
 from __future__ import annotations
 
 import threading
+from bisect import bisect_left
 from dataclasses import dataclass
 
 from ...gocompat import trim_space_bytes
 from .languages import BRACE_ELISION, COMMENT_TYPES, LANGUAGES, PY_ELISION, Deadline, LanguageSpec, load_language, parse
 from .parse_errors import ErrorMap, ErrorSpan, error_spans, no_new_errors
-from .strings import string_replacements
+from .strings import STRING_TYPES, string_replacements
 
 # Directive comments survive comment removal (build constraints, cgo exports, TS references).
 DIRECTIVE_PREFIXES = (b"//go:", b"// +build", b"//+build", b"//export ", b"///")
@@ -56,6 +57,34 @@ def _query(lang_name: str, kind: str, types: tuple[str, ...], pattern: str):
     return query
 
 
+def _scan(spec: LanguageSpec, root) -> dict[str, list]:
+    """Functions (``fn``), nested-definition candidates (``d``) and string literals (``s``)
+    under ``root`` in one tree-sitter pass (one query, three captures), each sorted by start."""
+    key = (spec.name, "scan")
+    if key not in _queries:
+        import tree_sitter
+
+        language = load_language(spec.name)
+        groups = [("fn", spec.functions), ("d", spec.definitions), ("s", STRING_TYPES.get(spec.name, ()))]
+        patterns = []
+        for name, types in groups:
+            present = [t for t in types if language.id_for_node_kind(t, True)]
+            if present:
+                patterns.append("[" + " ".join(f"({t})" for t in present) + f"] @{name}")
+        query = tree_sitter.Query(language, "\n".join(patterns)) if patterns else None
+        with _queries_lock:
+            _queries[key] = query
+    query = _queries[key]
+    found = {} if query is None else tree_sitter_captures(query, root)
+    return {name: sorted(found.get(name, []), key=lambda n: (n.start_byte, -n.end_byte)) for name in ("fn", "d", "s")}
+
+
+def tree_sitter_captures(query, root) -> dict:
+    import tree_sitter
+
+    return tree_sitter.QueryCursor(query).captures(root)
+
+
 def _captured(query, root) -> list:
     if query is None:
         return []
@@ -75,14 +104,16 @@ def _ends_its_line(data: bytes, end: int) -> bool:
     return not rest.strip(b" \t\r")
 
 
-def body_replacements(spec: LanguageSpec, data: bytes, root, errors: ErrorMap | None = None) -> list[Replacement]:
+def body_replacements(spec: LanguageSpec, data: bytes, root, errors: ErrorMap | None = None, scan: dict | None = None) -> list[Replacement]:
     """Replace the body of every outermost function whose body type qualifies (and, when the
     parse had ``errors``, whose body and head are clear of them)."""
-    query = _query(spec.name, "functions", spec.functions, "[{alternatives}] @fn")
+    scan = scan if scan is not None else _scan(spec, root)
     marker = trim_space_bytes(spec.elision)
     out: list[Replacement] = []
     claimed_end = -1
-    for fn in _captured(query, root):
+    defs = scan["d"]
+    def_starts = [d.start_byte for d in defs]  # captured once over the whole tree, bisected per body
+    for fn in scan["fn"]:
         if fn.start_byte < claimed_end:
             continue  # nested inside a function already claimed: covered by its replacement
         body = fn.child_by_field_name("body")
@@ -90,24 +121,25 @@ def body_replacements(spec: LanguageSpec, data: bytes, root, errors: ErrorMap | 
             continue  # e.g. an arrow function with an expression body: keep looking inside
         claimed_end = fn.end_byte
         start, end = body.start_byte, body.end_byte
-        if trim_space_bytes(data[start:end]).startswith(marker.rstrip(b" */}")):
-            continue  # already elided
+        shown = trim_space_bytes(data[start:end])
+        if shown == marker or (shown.startswith(marker[:3]) and b"caveman: body elided" in shown[:40]):
+            continue  # already elided (with or without the heads it names)
         if spec.elision_needs_line_end and not _ends_its_line(data, end):
             continue
         if errors is not None and not errors.function_clear(fn.start_byte, start, end):
             continue  # claimed all the same: nothing inside a broken function is elided
-        text = elision_text(spec, data, body)
+        lo, hi = bisect_left(def_starts, start), bisect_left(def_starts, end)
+        text = elision_text(spec, data, body, defs[lo:hi])
         if text is not None:
             out.append((start, end, text))
     return out
 
 
-def definition_heads(spec: LanguageSpec, data: bytes, body) -> list[bytes]:
+def definition_heads(data: bytes, body, defs: list) -> list[bytes]:
     """The heads (``def name(args)``, ``class C(Base)``, ``function f(a,b)``) of the named
-    definitions inside ``body``, whitespace collapsed, each cut at MAX_HEAD_BYTES."""
-    query = _query(spec.name, "definitions", spec.definitions, "[{alternatives}] @d") if spec.definitions else None
+    definitions ``defs`` inside ``body``, whitespace collapsed, each cut at MAX_HEAD_BYTES."""
     heads: list[bytes] = []
-    for node in _captured(query, body):
+    for node in defs:
         if node.start_byte < body.start_byte or node.end_byte > body.end_byte:
             continue
         if node.type in ("function", "function_expression") and node.child_by_field_name("name") is None:
@@ -140,12 +172,12 @@ def _bound_name(data: bytes, node) -> bytes:
     return data[target.start_byte : target.end_byte] + b" = "
 
 
-def elision_text(spec: LanguageSpec, data: bytes, body) -> bytes | None:
+def elision_text(spec: LanguageSpec, data: bytes, body, defs: list) -> bytes | None:
     """The elision for ``body``: the language's plain marker, or, when the body holds nested
     definitions, the marker naming their heads (so ``def helper`` inside an elided function
     stays visible). None when the body should stay: its heads would cost as much as the body,
     or they cannot sit in a comment there."""
-    heads = definition_heads(spec, data, body)
+    heads = definition_heads(data, body, defs) if defs else []
     if not heads:
         return spec.elision
     listing = b"caveman: body elided; defines: " + b"; ".join(heads)
@@ -238,10 +270,9 @@ def elide_tree(
     root = tree.root_node
     error_map = ErrorMap(data, errors) if errors else None
     try:
-        replacements = body_replacements(spec, data, root, error_map)
-        replacements += string_replacements(
-            lang_name, data, root, lambda kind, types: _captured(_query(lang_name, kind, types, "[{alternatives}] @s"), root)
-        )
+        scan = _scan(spec, root)
+        replacements = body_replacements(spec, data, root, error_map, scan)
+        replacements += string_replacements(data, scan["s"])
         if options.remove_comments:
             replacements += comment_replacements(spec, data, root)
         if options.remove_docstrings:

@@ -16,8 +16,13 @@ LONG_STRING_BYTES = 400
 EXCERPT_BYTES = 80
 MARKER_WORDS = b"chars elided (caveman)"
 
-# grammar -> the node type of a plain string literal
-STRING_TYPES = {"python": "string", "javascript": "string", "typescript": "string", "tsx": "string"}
+# grammar -> the node types of string literals
+STRING_TYPES = {
+    "python": ("string", "concatenated_string"),
+    "javascript": ("string",),
+    "typescript": ("string",),
+    "tsx": ("string",),
+}
 _ESCAPE_LEN = {ord("x"): 4, ord("u"): 6, ord("U"): 10}
 
 
@@ -54,15 +59,11 @@ def _excerpt(content: bytes) -> bytes:
     return head[:end].rstrip()
 
 
-def string_replacements(lang: str, data: bytes, root, captured) -> list[tuple[int, int, bytes]]:
-    """Replacements cutting every long plain string literal under ``root``; ``captured(kind,
-    types)`` gives the nodes of those types (the compressor's cached tree-sitter queries)."""
-    kind = STRING_TYPES.get(lang)
-    if kind is None:
-        return []
+def string_replacements(data: bytes, nodes: list) -> list[tuple[int, int, bytes]]:
+    """Replacements cutting every long plain string literal among ``nodes`` (the parse's
+    nodes of the grammar's :data:`STRING_TYPES`)."""
     out = []
-    types = (kind, "concatenated_string") if lang == "python" else (kind,)
-    for node in captured("strings", types):
+    for node in nodes:
         if node.end_byte - node.start_byte <= LONG_STRING_BYTES or node.has_error:
             continue
         parent = node.parent
