@@ -25,7 +25,7 @@ import os
 import threading
 from pathlib import Path
 
-from . import DIM, ENV_MODEL, MODEL_SHA256, MODEL_SIZE, VOCAB_SHA256, EmbedUnavailable, require_installed
+from . import DIM, ENV_MODEL, MODEL_SHA256, MODEL_SIZE, VOCAB_SHA256, EmbedUnavailable, require_installed, single_thread_blas
 from .wordpiece import TOKENIZER_PATH, VOCAB_PATH, WordPiece  # noqa: F401 - TOKENIZER_PATH: the pinned source
 
 MAX_TOKENS = 256
@@ -122,6 +122,7 @@ class Embedder:
             if self._session is not None:
                 return self
             require_installed()
+            single_thread_blas()
             try:
                 import numpy as np
                 import onnxruntime as ort

@@ -25,7 +25,7 @@ import threading
 from contextlib import contextmanager
 
 from ..paths import write_private_file
-from . import DIM, INDEX_MODEL
+from . import DIM, INDEX_MODEL, single_thread_blas
 
 FORMAT = 1
 ID_BYTES = 20
@@ -65,6 +65,7 @@ class VectorIndex:
         return super().__new__(cls)
 
     def __init__(self, directory: str, dim: int = DIM, model: str = INDEX_MODEL):
+        single_thread_blas()
         import numpy as np
 
         self.np = np
