@@ -163,11 +163,31 @@ def bench_scale(url: str, n: int, queries: int = 100) -> dict:
     return out
 
 
+def bench_devset(url: str) -> dict:
+    """``scripts/bench_memory_devset.py``'s hand-written set (fixed tune/check split) through its own
+    harness, once into a SQLite file and once into the server (its ``Memory(path)`` call is pointed
+    at the URL); the plain FTS5 BM25 baseline beside."""
+    import bench_memory_devset as bd
+    import cavemem
+
+    mems, qs = bd.build_set()
+    out = {"sqlite": bd.score(bd.run_cavemem(mems, qs)[0], qs, mems)}
+    real = cavemem.Memory
+    cavemem.Memory = lambda _path, **kw: real(url, **kw)
+    try:
+        out["postgres"] = bd.score(bd.run_cavemem(mems, qs)[0], qs, mems)
+    finally:
+        cavemem.Memory = real
+    out["fts5_baseline"] = bd.score(bd.run_fts5(mems, qs), qs, mems)
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--db", required=True, help="postgresql:// URL of a database with the vector and pg_trgm extensions")
     ap.add_argument("--locomo", type=Path, default=REPO.parent / "shared" / "data" / "locomo" / "locomo-dev.json")
     ap.add_argument("--skip-locomo", action="store_true")
+    ap.add_argument("--devset", action="store_true", help="also the coding-agent dev set of bench_memory_devset.py")
     ap.add_argument("--writers", type=int, default=16)
     ap.add_argument("--remembers", type=int, default=500)
     ap.add_argument("--compressors", type=int, default=8)
@@ -187,6 +207,9 @@ def main() -> None:
     result: dict = {"generated": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "cpus": os.cpu_count(),
                     "load_start": round(os.getloadavg()[0], 2)}
     try:
+        if args.devset:
+            print("dev set on both backends …", flush=True)
+            result["devset"] = bench_devset(url)
         if not args.skip_locomo and args.locomo.exists():
             print("LoCoMo on both backends …", flush=True)
             result["locomo"] = bench_locomo(url, args.locomo)
@@ -219,6 +242,9 @@ def print_table(r: dict) -> None:
                   f"{t['session_recall_at_5']:>13.3f}{c['session_recall_at_5']:>14.3f}")
         print(f"difference (points)        {lo['difference_points']}   within 0.5: {lo['within_half_point']}")
         print(f"FTS5 bm25 baseline         turn@10 {lo['fts5_baseline'].get('turn_recall_at_10')}")
+    for name, d in r.get("devset", {}).items():
+        print(f"devset {name:<14} tune {json.dumps(d['tune'], sort_keys=True)[:150]}")
+        print(f"{'':<21} check {json.dumps(d['check'], sort_keys=True)[:150]}")
     for name, sc in r.get("scale", {}).items():
         print(f"scale {name:<9} {sc['memories']:,} memories: import {sc['import_per_s']}/s, "
               f"recall p50 {sc['recall_p50_ms']} ms, p95 {sc['recall_p95_ms']} ms")
