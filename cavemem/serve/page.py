@@ -111,7 +111,7 @@ async def index(request: Request):
 <section id="review" class="tab" hidden><h2>Review</h2><div id="reviewbody">Loading…</div></section>
 <aside id="detail" hidden aria-label="memory"></aside></main>
 <footer>keys: <kbd>/</kbd> search · <kbd>j</kbd>/<kbd>k</kbd> move · <kbd>Enter</kbd> open · <kbd>e</kbd> edit ·
-<kbd>Esc</kbd> close</footer></body></html>"""
+<kbd>Esc</kbd> close · review: <kbd>a</kbd> accept · <kbd>x</kbd> forget</footer></body></html>"""
     return HTMLResponse(body)
 
 
