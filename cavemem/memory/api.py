@@ -479,11 +479,12 @@ class Memory:
     # -- browsing ------------------------------------------------------------------------------
     def _filter(self, project, since, until, *, tag=None, kind=None, include_superseded=False,
                 min_confidence=None, max_confidence=None) -> Filter:
-        from .capture.review import check_confidence
-
         scope = projects.read_scope(project, self.cwd)
-        where = Filter(projects=scope, current_only=not include_superseded, tag=tag, kind=require_kind(kind),
-                       min_confidence=check_confidence(min_confidence), max_confidence=check_confidence(max_confidence))
+        where = Filter(projects=scope, current_only=not include_superseded, tag=tag, kind=require_kind(kind))
+        if min_confidence is not None or max_confidence is not None:
+            from .capture.review import check_confidence
+
+            where.min_confidence, where.max_confidence = check_confidence(min_confidence), check_confidence(max_confidence)
         now = self._now()
         if since is not None:
             where.since_us = ids.to_micros(ids.parse_when(since, what="since", now=now))
