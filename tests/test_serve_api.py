@@ -347,3 +347,16 @@ def test_cli_refuses_non_loopback_without_token(cave_home):
     assert err["error"] == "cave_invalid_arguments" and "CAVEMAN_SERVE_TOKEN" in err["message"]
     bad_port = subprocess.run([*cli_argv(), "serve", "--port", "70000"], capture_output=True, text=True, env=env, timeout=60)
     assert bad_port.returncode == 2 and json.loads(bad_port.stderr)["error"] == "cave_invalid_arguments"
+    bad_readers = subprocess.run([*cli_argv(), "serve", "--readers", "-1"], capture_output=True, text=True, env=env, timeout=60)
+    assert bad_readers.returncode == 2 and json.loads(bad_readers.stderr)["error"] == "cave_invalid_arguments"
+
+
+@pytest.mark.parametrize("readers", [0, 4])
+def test_reader_pool_size_serves_the_same_answers(memory, readers):
+    guarded, app = create_app(memory, token=TOKEN, readers=readers, mcp=False)
+    with TestClient(guarded, base_url=BASE) as c:
+        mid = remember(c, "the nightly backup goes to the nas at 2am")["id"]
+        assert len(app.state.service._readers) == readers
+        for _ in range(readers + 1):  # every pooled reader sees the write
+            hits = c.post("/api/v1/recall", json={"query": "where does the backup go?", "project": "proj"}, headers=AUTH).json()["hits"]
+            assert [h["id"] for h in hits] == [mid]

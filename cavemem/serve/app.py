@@ -86,7 +86,8 @@ def create_app(memory, *, engine=None, token: str, host: str = DEFAULT_HOST, por
     return Guard(app, token=token, sessions=sessions, host=host, port=port, extra_hosts=extra), app
 
 
-def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *, open_browser: bool = False, out=None) -> None:
+def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *, open_browser: bool = False, out=None,
+          readers: int = 2) -> None:
     """Check the bind, load the token, print the one-time login link, run uvicorn."""
     import uvicorn
 
@@ -97,7 +98,7 @@ def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *, open_browser: b
     token, source = load_token()
     check_bind(host, source)
     memory = Memory()
-    guarded, app = create_app(memory, token=token, host=host, port=port)
+    guarded, app = create_app(memory, token=token, host=host, port=port, readers=readers)
     link = f"{app.state.base_url}/login?code={app.state.sessions.new_code()}"
     out(f"cavemem serve: {app.state.base_url}  (API /api/v1, docs /docs, MCP {'/mcp' if app.state.mcp else 'off: no [mcp] extra'})")
     out(f"bearer token: {'$CAVEMAN_SERVE_TOKEN' if source == 'env' else os.path.join('$CAVEMAN_HOME', 'serve.token')}")

@@ -7,7 +7,7 @@ command runs, so other commands never pay for Starlette/uvicorn).
 from __future__ import annotations
 
 from ...errors import CaveError
-from ..args import Command, Opt, command, positive_int
+from ..args import Command, Opt, command, non_negative_int, positive_int
 
 
 @command(
@@ -20,6 +20,8 @@ from ..args import Command, Opt, command, positive_int
         [
             Opt("--host", "", "ADDR", "address to listen on (default 127.0.0.1)", default="127.0.0.1"),
             Opt("--port", "-p", "N", "port (default 37778)", type=positive_int, default=37778),
+            Opt("--readers", "", "N", "read-only store connections serving recall/list in parallel (default 2; 0 = one)",
+                type=non_negative_int, default=2),
             Opt("--open", help="open the login link in a browser"),
         ],
         epilog="example: cavemem serve --open",
@@ -32,5 +34,5 @@ def serve(opts: dict) -> int:
         raise CaveError("cave_internal", f"serve: needs the [serve] extra: pip install 'cavemem[serve]' ({exc})") from None
     if opts["port"] > 65535:
         raise CaveError("cave_invalid_arguments", "serve: --port must be at most 65535")
-    run_server(opts["host"], opts["port"], open_browser=bool(opts["open"]))
+    run_server(opts["host"], opts["port"], open_browser=bool(opts["open"]), readers=opts["readers"])
     return 0
