@@ -360,3 +360,20 @@ def test_reader_pool_size_serves_the_same_answers(memory, readers):
         for _ in range(readers + 1):  # every pooled reader sees the write
             hits = c.post("/api/v1/recall", json={"query": "where does the backup go?", "project": "proj"}, headers=AUTH).json()["hits"]
             assert [h["id"] for h in hits] == [mid]
+
+
+@pytest.mark.usefixtures("db_backend")
+def test_confidence_bounds_in_the_library_on_both_backends(cave_home):
+    m = Memory(cwd=str(cave_home))
+    try:
+        by_hand = m.remember("we deploy on tuesdays", project="proj").id
+        unsure = m.remember("the cache ttl is 90 seconds", project="proj", confidence=0.4).id
+        assert [r.id for r in m.list(project="proj", max_confidence=0.5)] == [unsure]
+        assert [r.id for r in m.list(project="proj", min_confidence=0.5)] == [by_hand]
+        assert m.count(project="proj", min_confidence=0.4, max_confidence=0.4) == 1
+        assert m.count(project="proj") == 2
+        with pytest.raises(CaveError) as err:
+            m.list(project="proj", min_confidence=2)
+        assert err.value.code == "cave_invalid_arguments"
+    finally:
+        m.close()
