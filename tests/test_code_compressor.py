@@ -784,3 +784,15 @@ def test_run_returns_source_with_nothing_to_elide_unchanged(code):
     out, _ = code.run(header, "")
     assert out == header  # ... but it is source: unchanged, so the engine passes it through as code
     assert code.run(b"just some words, not a program at all", "") is None
+
+
+def test_parse_budget_spent_passes_source_through_as_code(code, monkeypatch):
+    # on a busy machine the parses of a large header can outlast the budget: the input is then
+    # handed back unchanged (code, nothing saved), never declined into the prose route
+    from cavemem.compressors.code import languages
+
+    monkeypatch.setattr(languages.Deadline, "expired", lambda self: True)
+    header = b"#define A 1\n" + b"".join(b"int call_%d(int fd);\n" % i for i in range(40))
+    monkeypatch.setattr("cavemem.compressors.code.sniff_languages", lambda data: ("c", "cpp"))
+    out, _ = code.run(header, "")
+    assert out == header
