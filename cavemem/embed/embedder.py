@@ -32,8 +32,9 @@ MAX_TOKENS = 256
 BATCH_SIZE = 64
 QUICK_RUNS = 4  # runs of the unoptimised session before it is swapped for an optimised one
 # Peak RSS embedding 384 three-turn windows (2 threads): batches of 64 -> 1,373 MB, 16 -> 467 MB,
-# 8 -> 341 MB, 4 -> 272 MB, at no loss of throughput on this machine; 2,048 tokens is 8 rows of 256.
-MAX_BATCH_TOKENS = 2048
+# 8 -> 341 MB, 4 -> 272 MB, at no loss of throughput on this machine. `embed sync` of 1,000
+# memories peaked at 444 MB with 2,048 tokens a batch, 322 MB with 1,024 (4 rows of 256; 140 s vs 151 s).
+MAX_BATCH_TOKENS = 1024
 
 
 def model_file() -> Path:
