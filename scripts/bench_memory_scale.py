@@ -137,10 +137,13 @@ def locomo_memories():
                     yield "locomo", forms[_h(s) % 2]
 
 
-def distractors(n: int) -> list[tuple[str, str]]:
+SOURCES = {"locomo": locomo_memories, "changelog": changelog_memories, "docstring": docstring_memories}
+
+
+def distractors(n: int, sources=tuple(SOURCES)) -> list[tuple[str, str]]:
     """``n`` distinct (source, text), interleaved across sources so any prefix is mixed."""
     out, seen = [], set()
-    gens = [locomo_memories(), changelog_memories(), docstring_memories()]
+    gens = [SOURCES[s]() for s in sources]
     while gens and len(out) < n:
         for g in list(gens):
             item = next(g, None)
@@ -254,6 +257,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--size", type=int, default=100_000, help="memories in the padded project")
     ap.add_argument("--embed", action="store_true", help="also the default scorer (MiniLM), after embed sync")
+    ap.add_argument("--sources", default=",".join(SOURCES),
+                    help="distractor sources (LoCoMo chat turns really speak of some off-topic subjects)")
     ap.add_argument("--no-lexical", action="store_true", help="with --embed: skip the CAVEMAN_EMBED=0 rows")
     ap.add_argument("--out", type=Path, default=RESULTS)
     args = ap.parse_args()
@@ -261,7 +266,7 @@ def main() -> None:
     qs = [json.loads(x) for x in (dev.DATA_DIR / "questions.jsonl").read_text().splitlines() if x.strip()]
     own = sum(1 for x in mems if x["project"] == PROJECT)
     t0 = time.perf_counter()
-    pad = distractors(max(0, args.size - own))
+    pad = distractors(max(0, args.size - own), tuple(x for x in args.sources.split(",") if x))
     source_of = {t: s for s, t in pad}
     mix = {s: sum(1 for x, _ in pad if x == s) for s in ("changelog", "docstring", "locomo")}
     print(f"{len(pad)} distractors ({mix}) in {time.perf_counter() - t0:.0f} s; {len(qs)} questions")
