@@ -292,8 +292,7 @@ class O200kCounter:
                 core = self._encoder_for(text)
             except Exception:
                 return approx_count(text)
-        # encode_ordinary releases the GIL, so counts can run beside other Python work.
-        return len(core.encode_ordinary(text))
+        return _encoded_length(core, text)
 
     def warm_full(self) -> bool:
         """Load every rank now (long-lived processes, big inputs)."""
@@ -365,6 +364,33 @@ class O200kCounter:
 PUNCTUATION = "\u2013\u2014\u2018\u2019\u201a\u201c\u201d\u201e\u2020\u2021\u2022\u2026\u2030\u2032\u2033\u2039\u203a\u2190\u2191\u2192\u2193\u2194\u00b7\u00d7\u00f7\u00a7\u00b6\u00a9\u00ae\u00b0\u00b1\u20ac\u00a3\u00a5\u2713\u2717\u2500\u2502\u250c\u2510\u2514\u2518\u251c\u2524\u252c\u2534\u253c"
 _ASCII_RX = None
 _STAND_IN = {ord(c): "#" for c in PUNCTUATION}
+
+
+CHUNK_CHARS = 1 << 20  # big inputs are counted a chunk at a time (peak memory, issue 9)
+
+
+def _encoded_length(core, text: str, chunk: int = CHUNK_CHARS) -> int:
+    """len(encode_ordinary(text)) without holding one int per token of a 64 MiB input at once.
+
+    Chunks end just after a newline followed by a character that is neither whitespace nor '/':
+    no o200k piece spans such a point (a piece holding a newline holds only whitespace, or
+    punctuation then newlines and '/'; letter and number pieces never start with a newline), so
+    the sum of the chunks' counts equals the whole text's count. encode_ordinary releases the
+    GIL, so counts can run beside other Python work."""
+    if len(text) <= chunk:
+        return len(core.encode_ordinary(text))
+    import re
+
+    cut_rx = re.compile(r"\n(?=[^\s/])")
+    total, start, n = 0, 0, len(text)
+    while start < n:
+        end = start + chunk
+        if end < n:
+            cut = cut_rx.search(text, end)
+            end = cut.end() if cut else n
+        total += len(core.encode_ordinary(text[start:end]))
+        start = end
+    return total
 
 
 def _python_pieces(text: str) -> list[str] | None:

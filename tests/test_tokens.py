@@ -24,6 +24,12 @@ def _full_count(text: str) -> int:
     return _FULL.count(text)
 
 
+def _full_core():
+    """The full encoder itself (its encode_ordinary is the reference for chunked counting)."""
+    _full_count("x")
+    return _FULL._full()
+
+
 def test_known_counts():
     c = O200kCounter()
     assert c.name == "o200k_base"
@@ -157,3 +163,13 @@ def test_cold_ascii_count_needs_neither_tiktoken_nor_regex():
             "print(sorted(m for m in ('regex', 'tiktoken._tiktoken') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.text(alphabet=st.characters(codec="utf-8"), max_size=40), max_size=60),
+       st.integers(min_value=1, max_value=64))
+def test_chunked_count_equals_whole_count(lines, chunk):
+    """Big inputs are counted in chunks cut after a newline a letter follows; the sum must be exact."""
+    text = "\n".join(lines) + "\nend.\n/usr/bin\n12:30\n.\n\n  word\n\tx\n;\n/\nA"
+    core = _full_core()
+    assert tokens._encoded_length(core, text, chunk=chunk) == len(core.encode_ordinary(text))
