@@ -54,167 +54,17 @@ grid chosen on conversations 0-2, checked on 3-4, off-topic refusal kept ≥ 95%
 
 from __future__ import annotations
 
-import math
-import os
 from collections import Counter
-from dataclasses import dataclass, field, fields, replace
-from typing import Protocol, runtime_checkable
 
-from ..errors import CaveError
 from . import analyze, ids, when
+from .rank_math import US_PER_DAY, bm25_idf, edit_distance, in_windows
+from .rank_types import ExtraScorer, RankConfig, RankContext, Ranked, config_from_env
 from .store import Filter, MemoryStore
+
+__all__ = ["ExtraScorer", "RankConfig", "RankContext", "Ranked", "Ranker", "config_from_env"]
 
 K1 = 1.5
 B = 0.75
-_US_PER_DAY = 86_400 * 1_000_000
-
-
-@dataclass(frozen=True)
-class RankConfig:
-    """Ranking knobs. Defaults were chosen by measurement (see the module docstring)."""
-
-    candidates: int = 60
-    prune_df: float = 0.05
-    match_cap: int = 2000
-    widen_below: int = 10
-    lexical: float = 1.0
-    coverage: float = 0.3
-    context: float = 0.3
-    session: float = 1.6
-    recency: float = 0.05
-    half_life_days: float = 30.0
-    date: float = 0.3
-    date_term_weight: float = 0.3
-    neighbor_seeds: int = 10
-    min_coverage: float = 0.35
-    min_coverage_known: float = 0.25  # the gate when every content word is a word the store has
-    # with a working extra scorer the gate is joint: its best score + these × coverage / known ≥ its threshold
-    gate_coverage: float = 0.2
-    gate_known: float = 0.05
-    # lexical / coverage weights while an extra scorer works (meaning then leads; see _joint_gate)
-    extra_lexical: float = 0.7
-    extra_coverage: float = 0.3
-    hit_floor: float = 0.0
-    expansion_terms: int = 5
-    expansion_docs: int = 3
-    expansion_weight: float = 0.15
-    expansion_head: int = 1
-    session_slots: float = 0.3  # share of the last hits kept for sessions not among the earlier ones
-    extra_slots: float = 0.1  # share of the last hits kept for an extra scorer's own best hits
-    typo_fix: int = 1  # 0 turns typo correction of unknown query words off
-    extras: tuple[tuple[str, float], ...] = ()  # (scorer name, weight) overrides
-
-    def with_overrides(self, spec: str | dict) -> "RankConfig":
-        """``"lexical=1,context=0.2"`` or a dict; unknown keys are an error."""
-        if isinstance(spec, str):
-            pairs = {}
-            for part in spec.split(","):
-                if not part.strip():
-                    continue
-                key, sep, value = part.partition("=")
-                if not sep:
-                    raise CaveError("cave_invalid_config", f"fusion setting {part.strip()!r} needs key=value")
-                pairs[key.strip()] = value.strip()
-            spec = pairs
-        known = {f.name: f for f in fields(self) if f.name != "extras"}
-        changes: dict = {}
-        extras = dict(self.extras)
-        for key, value in spec.items():
-            if key.startswith("extra."):
-                extras[key[len("extra.") :]] = float(value)
-                continue
-            f = known.get(key)
-            if f is None:
-                raise CaveError("cave_invalid_config", f"unknown fusion setting {key!r} (known: {', '.join(sorted(known))})")
-            try:
-                changes[key] = int(value) if f.type == "int" else float(value)
-            except (TypeError, ValueError):
-                raise CaveError("cave_invalid_config", f"fusion setting {key} must be a number, got {value!r}") from None
-        if extras:
-            changes["extras"] = tuple(sorted(extras.items()))
-        return replace(self, **changes)
-
-    def extra_weight(self, scorer: "ExtraScorer") -> float:
-        return dict(self.extras).get(scorer.name, scorer.weight)
-
-
-def config_from_env(base: RankConfig | None = None) -> RankConfig:
-    base = base or RankConfig()
-    spec = os.environ.get("CAVEMAN_MEM_FUSION", "")
-    return base.with_overrides(spec) if spec.strip() else base
-
-
-@dataclass
-class RankContext:
-    """What an extra scorer may look at."""
-
-    store: MemoryStore
-    where: Filter
-    pool: set[int]  # lexical candidates so far
-    limit: int
-    now_us: int
-
-
-@runtime_checkable
-class ExtraScorer(Protocol):
-    """A pluggable signal fused with the lexical ones (for example local semantic vectors).
-
-    ``scores`` returns ``{seq: score in [0, 1]}`` for memories matching ``ctx.where`` — its own top
-    hits (which join the candidate pool even without lexical overlap) and/or re-scores of
-    ``ctx.pool``. A query whose best score reaches ``threshold`` counts as on-topic even when the
-    lexical gate would refuse it."""
-
-    name: str
-    weight: float
-    threshold: float
-
-    def scores(self, query: str, ctx: RankContext) -> dict[int, float]: ...
-
-
-@dataclass
-class Ranked:
-    """One memory's fused score and the signals it came from."""
-    seq: int
-    score: float
-    lexical: float = 0.0
-    coverage: float = 0.0
-    signals: dict[str, float] = field(default_factory=dict)
-
-
-def _idf(n: int, df: int) -> float:
-    return math.log(1 + (n - df + 0.5) / (df + 0.5))
-
-
-def _edit_distance(a: str, b: str, cap: int) -> int:
-    """Edit distance with adjacent transpositions (optimal string alignment), giving up — returning
-    cap + 1 — as soon as every alignment is over ``cap``."""
-    if abs(len(a) - len(b)) > cap:
-        return cap + 1
-    before: list[int] | None = None
-    prev = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        cur = [i] + [0] * len(b)
-        for j, cb in enumerate(b, 1):
-            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb))
-            if before is not None and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
-                cur[j] = min(cur[j], before[j - 2] + 1)
-        if min(cur) > cap:
-            return cap + 1
-        before, prev = prev, cur
-    return prev[-1]
-
-
-def _in_windows(ts_us: int, windows) -> float:
-    """1 inside a mentioned window, halving with every window-length (at least a day) outside."""
-    best = 0.0
-    for w in windows:
-        start, end = ids.to_micros(w.start), ids.to_micros(w.end)
-        if start <= ts_us < end:
-            return 1.0
-        dist = start - ts_us if ts_us < start else ts_us - end
-        scale = max(end - start, _US_PER_DAY)
-        best = max(best, 0.5 ** (dist / scale))
-    return best
 
 
 class Ranker:
@@ -240,10 +90,10 @@ class Ranker:
         weights = {q.term: (cfg.date_term_weight if q.term in temporal else 1.0) for q in qterms}
         content = [t for t in weights if t not in temporal]
         df = self.store.doc_freqs(weights)
-        idf = {t: _idf(n_docs, d) for t, d in df.items()}
+        idf = {t: bm25_idf(n_docs, d) for t, d in df.items()}
 
         corrected = self._correct_typos(qterms, weights, df) if cfg.typo_fix else {}
-        idf.update({t: _idf(n_docs, df[t]) for t in corrected.values()})
+        idf.update({t: bm25_idf(n_docs, df[t]) for t in corrected.values()})
         content = [corrected.get(t, t) for t in content]
         pool: dict[int, None] = dict.fromkeys(self._word_candidates(weights, df, n_docs, where))
         substring = self._substring_candidates([q for q in qterms if q.term not in corrected], df, n_docs, idf, where, pool)
@@ -260,7 +110,7 @@ class Ranker:
             return []
 
         bodies = {seq: Counter(b) for seq, b in self.store.bodies(pool).items()}
-        idf_unknown = _idf(n_docs, 1)  # an unseen word weighs like the rarest seen one
+        idf_unknown = bm25_idf(n_docs, 1)  # an unseen word weighs like the rarest seen one
         total_idf = sum(idf[t] if (df[t] > 0 or t in substring) else idf_unknown for t in content)
 
         def lexical(seq: int, terms: dict[str, float] = weights) -> tuple[float, float]:
@@ -283,7 +133,7 @@ class Ranker:
         for seq in pool:
             lex[seq], cov[seq] = lexical(seq)
         records = self.store.by_seq(pool, brief=True)
-        date_sig = {seq: _in_windows(rec.ts, windows) for seq, rec in records.items()} if windows else {}
+        date_sig = {seq: in_windows(rec.ts, windows) for seq, rec in records.items()} if windows else {}
         best_cov = max(cov.values(), default=0.0)
         # a word the store has never seen (or only after a typo fix) hints at another domain; when
         # every word is known, low coverage is usually a paraphrase of an answer spread over turns
@@ -316,7 +166,7 @@ class Ranker:
                 expanded = True
                 df.update(self.store.doc_freqs(added))
                 for t in added:
-                    idf[t] = _idf(n_docs, df[t])
+                    idf[t] = bm25_idf(n_docs, df[t])
                     weights[t] = cfg.expansion_weight
                 new = [s for s in pool if s not in bodies]
                 bodies.update({seq: Counter(b) for seq, b in self.store.bodies(new).items()})
@@ -350,7 +200,7 @@ class Ranker:
         meaning = joint is not None
         w_lex = cfg.extra_lexical if meaning else cfg.lexical
         w_cov = cfg.extra_coverage if meaning else cfg.coverage
-        half_life_us = cfg.half_life_days * _US_PER_DAY
+        half_life_us = cfg.half_life_days * US_PER_DAY
         for seq in pool:
             rec = records.get(seq)
             if rec is None:
@@ -362,7 +212,7 @@ class Ranker:
             unexpanded = w_lex * (base_lex.get(seq, 0.0) / max_base - norm_lex.get(seq, 0.0)) if expanded else 0.0
             score += cfg.context * sig.get("context", 0.0) + cfg.session * sig.get("session", 0.0)
             if windows:
-                near = date_sig[seq] if seq in date_sig else _in_windows(rec.ts, windows)
+                near = date_sig[seq] if seq in date_sig else in_windows(rec.ts, windows)
                 if near:
                     sig["date"] = near
                     score += cfg.date * near
@@ -532,7 +382,7 @@ class Ranker:
             raw = q.raw if q.raw[:2] == t[:2] else t  # a typo can change the stem (torunament → toruna)
             lo, hi = min(len(t), len(raw)) - budget, max(len(t), len(raw)) + budget
             for cand, cand_df in self.store.terms_like(t[:2], lo, hi):
-                d = min(_edit_distance(t, cand, budget), _edit_distance(raw, cand, budget))
+                d = min(edit_distance(t, cand, budget), edit_distance(raw, cand, budget))
                 if d <= budget and (best is None or (d, -cand_df, cand) < best):
                     best = (d, -cand_df, cand)
             if best is not None and best[2] not in weights:
@@ -552,7 +402,7 @@ class Ranker:
             hits = set(self.store.substring_candidates(q.raw, where, self.config.candidates))
             if hits:
                 found[q.term] = hits
-                idf[q.term] = _idf(n_docs, max(len(hits), df[q.term]))
+                idf[q.term] = bm25_idf(n_docs, max(len(hits), df[q.term]))
                 pool.update(dict.fromkeys(hits))
         return found
 
@@ -618,7 +468,7 @@ class Ranker:
             return []
         dfs = self.store.doc_freqs(sorted(gain, key=lambda t: -gain[t])[: cfg.expansion_terms * 4])
         scored = sorted(
-            ((gain[t] * _idf(n_docs, d), t) for t, d in dfs.items() if 1 < d <= cfg.prune_df * n_docs),
+            ((gain[t] * bm25_idf(n_docs, d), t) for t, d in dfs.items() if 1 < d <= cfg.prune_df * n_docs),
             reverse=True,
         )
         added = [t for _, t in scored[: cfg.expansion_terms]]
