@@ -118,14 +118,7 @@ def run_cavemem(mems, qs, scorers=None) -> tuple[dict, dict, dict]:
             rec = m.remember(mem["text"], project=mem["project"], at=at)
             status[mem["key"]] = rec.extra.get("status", "new")
         id_of[mem["key"]] = rec.id
-    keys_of: dict[str, set] = {}
-    for key, mid in id_of.items():  # a memory's key also names every later version of it
-        seen = set()
-        while mid and mid not in seen:
-            seen.add(mid)
-            keys_of.setdefault(mid, set()).add(key)
-            rec = m.store.get(mid)
-            mid = rec.superseded_by if rec is not None else None
+    keys_of = version_keys(m, id_of)
     project_of = {}
     out, lat = {}, []
     for q in qs:
@@ -143,6 +136,19 @@ def run_cavemem(mems, qs, scorers=None) -> tuple[dict, dict, dict]:
     facts = {"status": status, "stored": stored, "latency": lat}
     m.close()
     return out, facts, keys_of
+
+
+def version_keys(m, id_of: dict) -> dict[str, set]:
+    """Memory id -> the dev-set keys it answers: a memory's key also names every later version of it."""
+    keys_of: dict[str, set] = {}
+    for key, mid in id_of.items():
+        seen = set()
+        while mid and mid not in seen:
+            seen.add(mid)
+            keys_of.setdefault(mid, set()).add(key)
+            rec = m.store.get(mid)
+            mid = rec.superseded_by if rec is not None else None
+    return keys_of
 
 
 def _current(m, mid: str) -> str:

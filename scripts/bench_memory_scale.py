@@ -180,14 +180,7 @@ def build_store(path: str, mems, pad, embed: bool):
             rec = m.remember(mem["text"], project=mem["project"], at=at)
         id_of[mem["key"]] = rec.id
     facts["remember_devset_s"] = round(time.perf_counter() - t0, 1)
-    keys_of: dict[str, set] = {}
-    for key, mid in id_of.items():  # a key names every later version of its memory
-        seen = set()
-        while mid and mid not in seen:
-            seen.add(mid)
-            keys_of.setdefault(mid, set()).add(key)
-            rec = m.store.get(mid)
-            mid = rec.superseded_by if rec is not None else None
+    keys_of = dev.version_keys(m, id_of)
     if embed:
         t0 = time.perf_counter()
         for s in m.scorers:

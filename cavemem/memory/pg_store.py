@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from ..store.pg import conn as pgconn
 from .model import Filter, MemoryRecord
 from .store import MemoryStore
+from .store_schema import MEMORY_INDEXES
 
 K1, B = 1.2, 0.75
 
@@ -58,11 +59,7 @@ _TABLES = [
         ntok BIGINT NOT NULL DEFAULT 0,
         "user" TEXT NOT NULL DEFAULT coalesce(nullif(current_setting('cavemem.user', true), ''), current_user)
     )""",
-    "CREATE INDEX mem_project_ts ON memories(project, ts)",
-    "CREATE INDEX mem_ts ON memories(ts)",
-    "CREATE INDEX mem_session ON memories(project, session, ts) WHERE session IS NOT NULL",
-    "CREATE INDEX mem_supersedes ON memories(supersedes) WHERE supersedes IS NOT NULL",
-    "CREATE INDEX mem_superseded_by ON memories(superseded_by) WHERE superseded_by IS NOT NULL",
+    *MEMORY_INDEXES,
     "CREATE INDEX mem_expired ON memories(seq) WHERE valid_until IS NOT NULL",
     "CREATE INDEX mem_text_trgm ON memories USING gin (text gin_trgm_ops)",
     """CREATE TABLE mem_fts (rowid BIGINT PRIMARY KEY, body TEXT NOT NULL, scope TEXT NOT NULL,

@@ -10,6 +10,15 @@ import sqlite3
 from . import ids
 from .model import MemoryRecord
 
+# the indexes of the memories table, the same in SQLite and PostgreSQL (see :mod:`.pg_store`)
+MEMORY_INDEXES = (
+    "CREATE INDEX mem_project_ts ON memories(project, ts)",
+    "CREATE INDEX mem_ts ON memories(ts)",
+    "CREATE INDEX mem_session ON memories(project, session, ts) WHERE session IS NOT NULL",
+    "CREATE INDEX mem_supersedes ON memories(supersedes) WHERE supersedes IS NOT NULL",
+    "CREATE INDEX mem_superseded_by ON memories(superseded_by) WHERE superseded_by IS NOT NULL",
+)
+
 _SCHEMA = (
     """CREATE TABLE memories (
         seq INTEGER PRIMARY KEY,
@@ -33,11 +42,7 @@ _SCHEMA = (
         last_seen TEXT,
         ntok INTEGER NOT NULL DEFAULT 0
     )""",
-    "CREATE INDEX mem_project_ts ON memories(project, ts)",
-    "CREATE INDEX mem_ts ON memories(ts)",
-    "CREATE INDEX mem_session ON memories(project, session, ts) WHERE session IS NOT NULL",
-    "CREATE INDEX mem_supersedes ON memories(supersedes) WHERE supersedes IS NOT NULL",
-    "CREATE INDEX mem_superseded_by ON memories(superseded_by) WHERE superseded_by IS NOT NULL",
+    *MEMORY_INDEXES,
     # body: analyzed terms; scope: the project's token, plus SUPERSEDED for expired versions, so
     # project and current-only filters are doclist intersections instead of row lookups
     "CREATE VIRTUAL TABLE mem_fts USING fts5(body, scope, tokenize = 'ascii')",
