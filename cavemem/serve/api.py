@@ -94,6 +94,14 @@ def bad(message: str) -> CaveError:
     return CaveError("cave_invalid_arguments", message)
 
 
+def body_text(body: dict, action: str) -> str:
+    """The request's ``"text"`` field, which every write of a memory's text requires."""
+    text = body.get("text")
+    if not isinstance(text, str):
+        raise bad(f"{action}: text must be a string")
+    return text
+
+
 async def read_json(request: Request) -> dict:
     try:
         raw = await request.body()
@@ -172,9 +180,7 @@ async def remember(request, svc):
     from ..memory import render
 
     body = await read_json(request)
-    text = body.get("text")
-    if not isinstance(text, str):
-        raise bad("remember: text must be a string")
+    text = body_text(body, "remember")
     kwargs = {k: _opt(body, k) for k in ("project", "session", "topic", "kind", "entity", "at")}
     kwargs.update(tags=tuple(_opt(body, "tags", list) or ()), files=tuple(_opt(body, "files", list) or ()))
     rec = await svc.call(svc.memory.remember, text, **kwargs)
@@ -218,9 +224,7 @@ async def supersede(request, svc):
     from ..memory import render
 
     body = await read_json(request)
-    text = body.get("text")
-    if not isinstance(text, str):
-        raise bad("supersede: text must be a string")
+    text = body_text(body, "supersede")
     rec = await svc.call(svc.memory.supersede, request.path_params["mem_id"], text)
     return JSONResponse(render.remember_json(rec), status_code=201)
 

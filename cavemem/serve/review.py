@@ -14,7 +14,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from .api import _qint, bad, handler, read_json
+from .api import _qint, body_text, handler, read_json
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 SCAN_LIMIT = 2000
@@ -106,9 +106,8 @@ async def accept(request: Request, svc):
 async def edit(request: Request, svc):
     """Correct a captured memory with {"text"}: supersedes it with the confirmed text."""
     body = await read_json(request)
-    if not isinstance(body.get("text"), str):
-        raise bad("edit: text must be a string")
-    out = await svc.call(svc.memory.capture.edit, request.path_params["mem_id"], body["text"])
+    text = body_text(body, "edit")
+    out = await svc.call(svc.memory.capture.edit, request.path_params["mem_id"], text)
     return JSONResponse(out, status_code=201)
 
 
