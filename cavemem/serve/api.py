@@ -102,11 +102,16 @@ def body_text(body: dict, action: str) -> str:
     return text
 
 
-async def read_json(request: Request) -> dict:
+async def read_body(request: Request) -> bytes:
+    """The raw body, or ``cave_input_too_large`` when it passes the route's cap (see :mod:`.security`)."""
     try:
-        raw = await request.body()
+        return await request.body()
     except BodyTooLarge as exc:
         raise CaveError("cave_input_too_large", f"request body over {exc.args[0]} bytes") from None
+
+
+async def read_json(request: Request) -> dict:
+    raw = await read_body(request)
     try:
         body = json.loads(raw or b"{}")
     except ValueError as exc:
@@ -283,10 +288,7 @@ async def export(request, svc):
 @handler
 async def import_(request, svc):
     """Import JSON lines (the export format); bad lines are reported, not fatal."""
-    try:
-        raw = await request.body()
-    except BodyTooLarge as exc:
-        raise CaveError("cave_input_too_large", f"request body over {exc.args[0]} bytes") from None
+    raw = await read_body(request)
     report = await svc.call(svc.memory.import_lines, raw.splitlines(), redact=False if _qbool(request, "no_redact") else None)
     return JSONResponse(report.to_dict(), status_code=200 if not report.errors else 207)
 
@@ -295,10 +297,7 @@ async def import_(request, svc):
 @handler
 async def compress(request, svc):
     """Compress the raw request body (?type &query &mode); JSON report with output and recovery_handle."""
-    try:
-        data = await request.body()
-    except BodyTooLarge as exc:
-        raise CaveError("cave_input_too_large", f"request body over {exc.args[0]} bytes") from None
+    data = await read_body(request)
     q = request.query_params
     kwargs = {k: q[k] for k in ("type", "query", "mode") if q.get(k)}
     res = await svc.call(lambda: svc.engine().compress(data, **kwargs))
