@@ -23,6 +23,7 @@ from sessions import SESSIONS  # noqa: E402 - the hand-written conversations
 from sessions_fresh3 import FRESH3  # noqa: E402 - the third fresh set, labelled before any run
 from sessions_fresh4 import FRESH4  # noqa: E402 - the fourth fresh set, labelled before any run
 from sessions_fresh5 import FRESH5  # noqa: E402 - the fifth fresh set, labelled before any run
+from sessions_fresh6 import FRESH6  # noqa: E402 - the sixth fresh set, labelled before any run
 
 
 class Writer:
@@ -111,11 +112,13 @@ def build(sess: dict) -> str:
 
 def main() -> None:
     gold = {}
-    for sess in SESSIONS + FRESH3 + FRESH4 + FRESH5:
+    for sess in SESSIONS + FRESH3 + FRESH4 + FRESH5 + FRESH6:
         name = sess["name"] + ".jsonl"
         with open(os.path.join(HERE, name), "w", encoding="utf-8") as fh:
             fh.write(build(sess))
         gold[name] = {k: sess.get(k, []) for k in ("gold", "noise", "secrets", "updates")}
+        if sess.get("distinct"):
+            gold[name]["distinct"] = sess["distinct"]
         gold[name].update(project=sess["project"], session=sess["session"], order=sess["order"], fresh=bool(sess.get("fresh")))
         if sess.get("split"):
             gold[name]["split"] = sess["split"]
