@@ -1,0 +1,144 @@
+"""Cross-session updates by value slot: "we moved to python 3.12" supersedes "flask app, python 3.11".
+
+Why not the entity key alone: two sessions rarely word one subject the same way ("it runs from a
+systemd timer at 02:00" / "the nightly sync now runs at 01:15"), so an exact key misses most real
+updates. Here a statement is read as typed values — a version of a named thing, a time of day, a
+port, a host, a path, a quantity with its unit, a constant — and a new statement replaces the current
+memory that holds a *different* value of the same type about the same subject:
+
+* a version of the same named thing ("python 3.11" → "python 3.12", "min iOS 16" → "iOS to 17");
+* any other type when the new statement says it changed (now / moved / instead of / new …) and both
+  share a subject word, or the new one names the old value ("01:15 instead of 02:00").
+
+Never across scopes: a statement about staging never replaces one about prod (scope words are read
+in the text and inside host names), and a bug-fix memory (an event, not a current value) is never
+replaced. The supersede is an ordinary one: ``history`` shows it, ``review reject`` undoes it.
+"""
+
+from __future__ import annotations
+
+import re
+
+_SCOPES = {"prod": "prod", "production": "prod", "prd": "prod", "live": "prod", "staging": "staging", "stage": "staging",
+           "stg": "staging", "dev": "dev", "development": "dev", "test": "test", "testing": "test", "qa": "test",
+           "uat": "test", "preview": "preview", "local": "local", "locally": "local", "bench": "bench", "ci": "ci",
+           "sandbox": "sandbox", "beta": "beta", "canary": "canary", "demo": "demo"}
+_CHANGE = re.compile(r"\b(?:now|new|moved?|moving|changed?|changing|switch(?:ed|ing)?|bump(?:ed|ing)?|upgrad(?:ed|ing|e)|"
+                     r"downgrad(?:ed|ing|e)|updated?|migrated?|instead|no\s+longer|any\s?more|from\s+\S+\s+to|shift(?:ed)?|"
+                     r"raised?|lowered?|increased?|decreased?|went|renamed?|replaced?)\b", re.I)
+_TIME = re.compile(r"\b(?:[01]?\d|2[0-3]):[0-5]\d\b")
+_HOST = re.compile(r"\b(?:[a-z][a-z0-9+]*://)?(?P<v>[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|io|org|dev|app|internal|local|lan|"
+                   r"cloud|corp|svc|cluster\.local))\b|\b(?P<ip>(?:\d{1,3}\.){3}\d{1,3})\b", re.I)
+_PATH = re.compile(r"(?<![\w.])(?:[a-z][a-z0-9+]*://[\w.@/-]+|~?/[\w.@-]+(?:/[\w.@-]+)+/?)", re.I)
+_PORT = re.compile(r"\bport\s+:?(?P<a>\d{2,5})\b|(?<![\w.:])\:(?P<b>\d{2,5})\b|\b(?:listens?|listening|serves?|binds?)\s+(?:on|to)\s+:?"
+                   r"(?P<c>\d{2,5})\b|\bport\b[^.;,]{0,20}?\bto\s+:?(?P<d>\d{2,5})\b", re.I)
+_QTY = re.compile(r"\b(?P<v>\d+(?:\.\d+)?)\s?(?P<u>[kmg]?hz|[kmgt]i?b|ms|kbps|mbps|fps|rpm|baud)\b", re.I)
+_CONST = re.compile(r"\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b")
+_BIGNUM = re.compile(r"(?<![\w.:/-])\d{4,7}(?![\w.:/-])")
+# "python 3.11", "iOS to 17", "node 20", "Airflow 2.10", "go 1.22"; the named thing before the number
+_VERSION = re.compile(r"\b(?P<name>[a-z][\w+#-]{1,24}?)(?:\s+(?:to|version|at|is|v))?\s+v?(?P<v>\d{1,3}(?:\.\d+){0,2})\b"
+                      r"(?!\s*(?:%|ms|s\b|sec|min|minutes|hours?|days?|weeks?|months?|years?|times|x\b|gb|mb|kb|files|rows|items|"
+                      r"tests|users|nodes|workers|degrees?|passed|failed|lines|mails?|requests|retries|tries|bytes|[kmg]?hz|"
+                      r"[:.]\d|/))", re.I)
+_NOT_NAME = {"the", "a", "an", "to", "at", "on", "in", "of", "for", "is", "are", "was", "be", "and", "or", "by", "with", "from",
+             "every", "each", "after", "before", "within", "about", "around", "only", "than", "last", "first", "next", "port",
+             "step", "line", "lines", "item", "option", "version", "v", "db", "top", "over", "under", "up", "down", "it", "its",
+             "we", "our", "you", "takes", "took", "get", "got", "gets", "retry", "retries", "now", "min", "max", "minimum",
+             "maximum", "run", "runs", "tier", "level", "phase", "page", "pages", "day", "days", "week", "chapter", "issue", "pr",
+             "like", "about", "around", "approx", "least", "most", "just", "per", "x", "than", "then", "after", "took", "take"}
+_WORD = re.compile(r"[a-z][a-z0-9_-]{2,}")
+_GENERIC = {"the", "and", "for", "are", "our", "with", "from", "that", "this", "now", "new", "use", "uses", "used", "using",
+            "runs", "run", "is", "was", "been", "has", "have", "had", "not", "but", "all", "any", "its", "it's", "via", "into",
+            "then", "than", "also", "just", "still", "only", "every", "each", "instead", "moved", "move", "changed", "change",
+            "switched", "bumped", "upgraded", "updated", "later", "last", "week", "today", "yesterday", "morning", "set",
+            "because", "since", "too", "there", "here", "we're", "were", "will", "going", "gonna", "make", "made", "sure", "okay",
+            "yes", "yeah", "please", "pls", "thanks", "time", "at", "on", "in", "to", "of", "a", "an", "be", "so", "fyi", "btw",
+            "heads", "app", "project", "service", "should", "must", "always", "never", "everywhere", "across", "board", "both",
+            "sides", "default", "value", "before", "after", "again"}
+
+
+def scopes(text: str) -> set[str]:
+    """Deployment scopes named in ``text`` (words and host-name parts): prod, staging, dev, bench…"""
+    return {_SCOPES[w] for w in re.findall(r"[a-z]+", text.lower()) if w in _SCOPES}
+
+
+def values(text: str) -> dict[str, set[str]]:
+    """{type: {values}} of the typed values ``text`` states (see the module docstring)."""
+    flat = text.replace("`", "")
+    out: dict[str, set[str]] = {}
+
+    def add(kind: str, val: str) -> None:
+        out.setdefault(kind, set()).add(val.lower().rstrip("/"))
+
+    for m in _TIME.finditer(flat):
+        add("time", m.group(0).zfill(5))
+    for m in _HOST.finditer(flat):
+        add("host", m.group("v") or m.group("ip"))
+    for m in _PATH.finditer(flat):
+        add("path", m.group(0))
+    for m in _PORT.finditer(flat):
+        add("port", next(g for g in m.groups() if g))
+    for m in _QTY.finditer(flat):
+        add("qty:" + m.group("u").lower(), m.group("v"))
+    for m in _CONST.finditer(flat):
+        add("const", m.group(0))
+    for m in _BIGNUM.finditer(flat):
+        if not 1990 <= int(m.group(0)) <= 2100 and m.group(0) not in out.get("port", ()):
+            add("number", m.group(0))
+    for m in _VERSION.finditer(flat):
+        name = m.group("name").lower()
+        if name not in _NOT_NAME and not name.isdigit() and m.group("v") not in out.get("port", set()) | out.get("number", set()):
+            add("version:" + name, m.group("v"))
+    return out
+
+
+def subject_words(text: str, vals: dict[str, set[str]]) -> set[str]:
+    """Content words of ``text`` that are not values, scopes or generic words."""
+    inside = {p for vs in vals.values() for v in vs for p in re.findall(r"[a-z0-9]+", v)}
+    return {w.rstrip("s") for w in _WORD.findall(text.lower()) if w not in _GENERIC and w not in inside and w not in _SCOPES}
+
+
+def _stems(vals: set[str]) -> set[str]:
+    return {head for v in vals for head in re.split(r"[_./:-]", v)[:1] if len(head) >= 3 and not head.isdigit()}
+
+
+def replaces(new_text: str, old_text: str) -> int:
+    """How strongly ``new_text`` states a changed value of what ``old_text`` holds: 3 a version of
+    the same named thing or a change naming the old value, 2 a change about a shared subject, 0 none."""
+    new, old = values(new_text), values(old_text)
+    sn, so = scopes(new_text), scopes(old_text)
+    if not new or not old or (sn and so and not sn & so):
+        return 0  # staging never replaces prod, nor the bench rig the robots
+    changed = bool(_CHANGE.search(new_text))
+    best = 0
+    for kind in new.keys() & old.keys():
+        nv, ov = new[kind], old[kind]
+        if not nv - ov:
+            continue  # only values the old memory already holds: a restatement, not an update
+        if kind.startswith("version:") or (changed and nv & ov):
+            best = 3  # "python 3.11" -> "python 3.12"; "01:15 instead of 02:00"
+        elif changed and not (sn and not so) and (subject_words(new_text, new) & subject_words(old_text, old)
+                                                   or _stems(nv) & _stems(ov)):
+            best = max(best, 2)  # a shared subject word, or values of one family (TRANSFORM_L -> TRANSFORM_XL)
+    return best
+
+
+def replaced(memory, project: str, cand) -> object | None:
+    """The current memory of ``project`` that candidate ``cand`` updates by value, or None."""
+    from ..model import SELECT_ROWS, record_from_row
+
+    if cand.capture_kind in ("bugfix", "explicit") or not values(cand.text):
+        return None
+    sql = (SELECT_ROWS + " WHERE project = ? AND valid_until IS NULL AND NOT EXISTS (SELECT 1 FROM mem_capture c "
+           "WHERE c.id = memories.id AND (c.capture_kind = 'bugfix' OR c.source_message = ?)) ORDER BY ts DESC LIMIT 300")
+    try:  # never a memory from the same message (its sentences are siblings, not versions)
+        rows = memory.store.read(sql, (project, cand.source_message or ""))
+    except Exception:  # noqa: BLE001 - no capture table yet: nothing captured to update
+        return None
+    best, pick = 0, None
+    for row in rows:
+        rec = record_from_row(row)
+        score = replaces(cand.text, rec.text) if rec.text != cand.text else 0
+        if score > best:
+            best, pick = score, rec
+    return pick

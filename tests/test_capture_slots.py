@@ -1,0 +1,90 @@
+"""Capture: a later session's changed value supersedes the earlier memory even when the two
+sentences word their subject differently; near-but-distinct pairs (prod vs staging, the bench rig
+vs the robots) never supersede each other; the update shows in history and review reject undoes it."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from cavemem import Memory
+from cavemem.memory.capture import capture_transcript, slots
+from cavemem.store.ccr import open_ccr
+
+pytestmark = pytest.mark.usefixtures("db_backend")
+
+
+@pytest.fixture
+def stores(tmp_path):
+    mem = Memory(str(tmp_path / "mem.db"), scorers=[])
+    ccr = open_ccr(str(tmp_path / "ccr.db"))
+    yield mem, ccr
+    mem.close()
+    ccr.close()
+
+
+def _session(path, sid, *texts):
+    lines = [{"type": "user", "uuid": f"{sid}-{i}", "sessionId": sid, "cwd": "/tmp/proj", "gitBranch": "main",
+              "timestamp": f"2026-10-0{sid[-1]}T10:00:{i:02d}.000Z", "message": {"role": "user", "content": t}}
+             for i, t in enumerate(texts)]
+    path.write_text("".join(json.dumps(d) + "\n" for d in lines))
+    return str(path)
+
+
+def _current(mem):
+    return sorted(r[0] for r in mem.store.read("SELECT text FROM memories WHERE valid_until IS NULL"))
+
+
+def test_a_later_session_updates_a_value_worded_differently(tmp_path, stores):
+    mem, ccr = stores
+    first = capture_transcript(mem, _session(tmp_path / "a.jsonl", "s1",
+                                             "It runs from a systemd timer at 02:00 every day.",
+                                             "Warehouse for dev is TRANSFORM_XS, prod uses TRANSFORM_L."), ccr=ccr, project="p").stored
+    later = capture_transcript(mem, _session(tmp_path / "b.jsonl", "s2",
+                                             "The nightly sync now runs at 01:15 instead of 02:00.",
+                                             "We moved prod to TRANSFORM_XL, L was too slow for the nightly run."), ccr=ccr, project="p").stored
+    assert [g["status"] for g in later] == ["superseded", "superseded"]
+    assert [g["supersedes"] for g in later] == [first[0]["id"], first[1]["id"]]
+    assert [r.text for r in mem.history(later[0]["id"])] == ["It runs from a systemd timer at 02:00 every day.",
+                                                              "The nightly sync now runs at 01:15 instead of 02:00."]
+    assert _current(mem) == ["The nightly sync now runs at 01:15 instead of 02:00.",
+                             "We moved prod to TRANSFORM_XL, L was too slow for the nightly run."]
+
+
+def test_review_reject_undoes_an_automatic_update(tmp_path, stores):
+    mem, ccr = stores
+    old = capture_transcript(mem, _session(tmp_path / "a.jsonl", "s1", "It runs from a systemd timer at 02:00 every day."),
+                             ccr=ccr, project="p").stored[0]
+    new = capture_transcript(mem, _session(tmp_path / "b.jsonl", "s2", "The nightly sync now runs at 01:15 instead of 02:00."),
+                             ccr=ccr, project="p").stored[0]
+    assert new["supersedes"] == old["id"] and not mem.show(old["id"]).current
+    out = mem.capture.reject(new["id"])
+    assert out["restored"] == old["id"] and mem.show(old["id"]).current
+    assert _current(mem) == ["It runs from a systemd timer at 02:00 every day."]
+
+
+def test_near_but_distinct_values_never_supersede(tmp_path, stores):
+    mem, ccr = stores
+    capture_transcript(mem, _session(tmp_path / "a.jsonl", "s1", "The staging api is at staging.shop.dev.",
+                                     "The production api is at api.shop.dev behind the CDN.",
+                                     "Motor PWM freq is 20khz on every robot."), ccr=ccr, project="p")
+    got = capture_transcript(mem, _session(tmp_path / "b.jsonl", "s2", "The staging api moved to stage2.shop.dev today.",
+                                           "On the bench rig the PWM is now 10khz, only the bench rig."), ccr=ccr, project="p").stored
+    cur = _current(mem)
+    assert "The production api is at api.shop.dev behind the CDN." in cur
+    assert "Motor PWM freq is 20khz on every robot." in cur
+    assert "The staging api moved to stage2.shop.dev today." in cur and "The staging api is at staging.shop.dev." not in cur
+    assert [g["status"] for g in got] == ["superseded", "new"]
+
+
+@pytest.mark.parametrize("new, old, hit", [
+    ("We moved to python 3.12 last week.", "Flask app, python 3.11.", True),
+    ("We bumped min iOS to 17 for the new observation APIs.", "SwiftUI app, min iOS 16.", True),
+    ("Python 3.11 is what we run.", "Flask app, python 3.11.", False),  # the same value: a restatement
+    ("The api now listens on port 9090.", "Redis db 2 holds the idempotency keys.", False),  # nothing in common
+    ("Retry 3 times with 10 minute gaps.", "Retry 5 times, then page on call.", False),  # no version, no change word
+    ("Tests took 12s now.", "Tests took 40s on CI.", False),  # durations are not versions
+])
+def test_replaces_reads_typed_values(new, old, hit):
+    assert (slots.replaces(new, old) > 0) is hit
