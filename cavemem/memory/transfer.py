@@ -18,6 +18,7 @@ line number and skipped; the good lines around it are imported. Writes are commi
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -180,7 +181,8 @@ def import_lines(
                     continue
                 present.add(rec.id)  # a repeat inside the same batch is a duplicate too
                 items.append((rec, index_terms(rec)))
-            insert_rows(conn, items)
+            bulk = getattr(conn, "insert_rows", None)  # PostgreSQL's COPY path
+            bulk(items) if bulk is not None else insert_rows(conn, items)
             bump_corpus(conn, len(items), sum(len(t) for _, t in items))
             return len(items), dups
 
@@ -208,19 +210,23 @@ def import_lines(
         if progress is not None:
             progress(report)
 
-    for number, raw in enumerate(lines, 1):
-        if isinstance(raw, (bytes, bytearray)):
-            raw = go_text(bytes(raw))
-        if not raw.strip():
-            continue
-        report.lines += 1
-        try:
-            batch.append((number, parse_line(raw, redact=redact, now=now, report=report)))
-        except BadLine as bad:
-            report.errors.append({"line": number, "error": bad.code, "message": bad.message})
-        if len(batch) >= BATCH:
-            flush()
-    flush()
+    bulk = getattr(store, "bulk_load", None)  # PostgreSQL: search indexes built once after a big load
+    with bulk() if bulk is not None else contextlib.nullcontext() as loader:
+        for number, raw in enumerate(lines, 1):
+            if isinstance(raw, (bytes, bytearray)):
+                raw = go_text(bytes(raw))
+            if not raw.strip():
+                continue
+            report.lines += 1
+            try:
+                batch.append((number, parse_line(raw, redact=redact, now=now, report=report)))
+            except BadLine as bad:
+                report.errors.append({"line": number, "error": bad.code, "message": bad.message})
+            if len(batch) >= BATCH:
+                flush()
+                if loader is not None:
+                    loader.written(report.imported)
+        flush()
     return report
 
 
