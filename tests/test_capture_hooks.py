@@ -17,7 +17,8 @@ from cavemem.store.ccr import open_ccr
 from conftest import cli_argv
 
 DATA = Path(__file__).parent / "data" / "transcripts"
-NAMES = sorted(p.name for p in DATA.glob("*.jsonl"))[:8]
+_HELD_OUT = {n for n, g in json.loads((DATA / "gold.json").read_text()).items() if g.get("split") == "fresh6"}
+NAMES = sorted(p.name for p in DATA.glob("*.jsonl") if p.name not in _HELD_OUT)[:8]  # the held-out set stays unread
 
 
 def _hook(event: str, payload: dict, **popen):

@@ -12,7 +12,8 @@ import re
 from .extract import _ACK, _CHATTER, _FIX, Candidate, _decision_entity, _finish, sentences, strip_lead
 from .transcript import Message
 
-_ALTERNATIVES = re.compile(r"\b(?P<a>[\w.+/-]+)\s+or\s+(?P<b>[\w.+/-]+)(?:\s+[\w.+/-]+){0,2}\s*\?\s*$", re.I)
+_ALTERNATIVES = re.compile(r"\b(?P<a>[\w.+/-]+)\s+or\s+(?P<b>[\w.+/-]+(?:\s+[\w.+/-]+){0,4})\s*\?\s*$", re.I)
+_FILLER = {"the", "a", "an", "in", "on", "at", "to", "of", "for", "it", "its", "our", "we", "go", "be", "is", "live", "stay", "keep", "use"}
 _TENTATIVE = re.compile(r"\b(?:probably|maybe|might|perhaps|i\s+think|i\s+guess|seems?|could|try|let\s+me|i'll|i\s+will)\b", re.I)
 _WORKS = re.compile(r"\b(?:works|working|worked|fixed|solved|resolved|that\s+did\s+it|all\s+good)\b(?![^.!?\n]{0,30}\b(?:not|but)\b)", re.I)
 _AGREE = re.compile(r"\b(?:do\s+that|go\s+ahead|even\s+better|sounds\s+good|ship\s+it|agreed|let'?s\s+do\s+(?:it|that)|yes\s+please)\b", re.I)
@@ -30,7 +31,10 @@ def alternatives(body: str) -> tuple[str, set[str]] | None:
     """(the question, the alternatives' words) for "Should we use clap derive or builder?"."""
     sents = sentences(body) or [body.strip()]
     m = _ALTERNATIVES.search(sents[-1])
-    return (sents[-1], {m.group("a").lower(), m.group("b").lower()}) if m else None
+    if m is None:
+        return None  # "their own feature module or live in the main target?": the words that tell the options apart
+    words = {m.group("a").lower()} | {w for w in m.group("b").lower().split() if w not in _FILLER}
+    return sents[-1], words
 
 
 def question_pick(msg: Message, body: str, question: tuple[str, set[str]] | None) -> Candidate | None:

@@ -52,6 +52,7 @@ _PREF = re.compile(
     r"(?:convention|house\s+style|style\s+rule|rule\s+of\s+thumb)\s*:|"
     r"(?:that'?s|that\s+is|it'?s|this\s+is)\s+(?:our|the)\s+(?:house\s+style|style|convention|rule|policy|standard|norm)|"
     r"(?:every|each|all|any)\s+[\w-]+(?:\s+[\w-]+)?\s+(?:must|should|needs?|has\s+to|have\s+to)\b|"
+    r"\bmust\s+(?:not\s+)?(?:be|go|stay|run|use|happen|come|live|have|get|pass|never|always)\b|\b(?:has|have|needs?)\s+to\s+be\s+[\w-]+ed\b|"
     r"we\s+(?:always|never)|no\s+more\s+\w+|(?:is|are|be|stay|stays)\s+(?:always|never)|"
     r"(?:ping|ask|tell|check\s+with)\s+me\s+(?:before|first)|(?:house\s+)?rules?(?:\s+for\s+(?:this|the|our)\s+[\w-]+)?\s*:|"
     r"\bno\s+[\w.-]+(?:\s+[\w.-]+)?\s+(?:please|anywhere|ever|by\s+hand)|(?:^|[,;]\s*)no\s+[\w#+.-]+(?:[ \t]+[\w#+.-]+){0,2}[ \t]*[.!]?$|"
@@ -82,8 +83,10 @@ _ASSISTANT_DECISION = re.compile(r"^\W*decision\s*\W*:", re.I)
 _CAUSE = re.compile(r"\b(?:root\s+cause|the\s+cause\s+(?:was|is)|was\s+caused\s+by|is\s+caused\s+by|the\s+bug\s+(?:was|is)|"
                     r"the\s+problem\s+(?:was|is)|the\s+issue\s+(?:was|is))(?=\W|$)", re.I)
 _FIX = re.compile(r"\b(?:fixed\s+(?:it\s+)?by|the\s+fix\s+(?:was|is)|fix\s*:|i\s+fixed|to\s+fix\s+(?:it|this)|fixed\s+(?:it|this)\s+by|"
-                  r"i(?:'ve|\s+have)?\s+(?:rewrote|rewritten|replaced|changed|wrapped|enabled|disabled|removed|reverted|pinned|bumped|"
-                  r"switched|moved|added|set|raised|lowered|increased|decreased|escaped|guarded)\b|"
+                  r"i(?:'ve|\s+have)?\s+(?:rewrote|rewritten|made|wrote|put|split|built|set|swapped|kept|cut|"
+                  r"(?!(?:checked|looked|tested|tried|searched|grepped|noticed|confirmed|verified|reproduced|traced|inspected|reviewed|"
+                  r"asked|assumed|suspected|expected|hoped|wanted|needed|started|compared|measured|profiled|logged|printed|opened|"
+                  r"listed|scanned|skimmed|glanced|counted|timed|followed|watched|parsed|used)\b)[a-z]{3,}ed)\b|"
                   r"the\s+solution\s+(?:was|is)|resolved\s+by)(?=\W|$)", re.I)
 _SYMPTOM = re.compile(r"\b(?:error|errors|(?-i:[A-Z]\w*Error)|fail(?:s|ed|ing)?|crash(?:es|ed|ing)?|exception|traceback|broken|hangs?|"
                       r"timed?\s*out|timeout|401|403|404|500|502|503|segfault|panic|leak|oom(?:s|ing|ed)?|out\s+of\s+memory|blank|slow|"
@@ -150,6 +153,11 @@ def clean_text(text: str) -> str:
     return _TAGS.sub(" ", _FENCE.sub(" ", text))
 
 
+# a lower-case piece that opens a clause of its own ("we don't use storyboards", "can you add …")
+_OPENER = re.compile(r"(?:we|i|you|they|it|our|my|can|could|would|pls|please|what|how|why|where|when|which|is|are|do|does)\b"
+                     r"(?!\s+(?:and|or|,))", re.I)
+
+
 def sentences(text: str) -> list[str]:
     """Sentences of ``text``; a lower-case piece after a full sentence continues it ("… main
     branch. no kubectl apply by hand"), after a one-to-three-word interjection ("ugh safari.") it
@@ -157,7 +165,8 @@ def sentences(text: str) -> list[str]:
     pieces: list[str] = []
     for part in _SPLIT.split(text):
         part = _BULLET.sub("", part).strip().strip("*").strip()
-        if part and part[0].islower() and pieces and len(pieces[-1].split()) > 3 and pieces[-1][-1:] in ".!":
+        if (part and part[0].islower() and pieces and len(pieces[-1].split()) > 3 and pieces[-1][-1:] in ".!"
+                and not _OPENER.match(part)):
             pieces[-1] += " " + part
         elif part:
             pieces.append(part)
@@ -276,10 +285,12 @@ def from_user(msg: Message, body: str, options: dict[str, str] | None = None) ->
     pick = _picked(body, options or {})
     if pick is not None:  # the pick right after the assistant laid out options is the decision
         return [replace(pick, source_message=msg.uuid)]
+    from . import shapes
+
     for s in sentences(body):
         if s.endswith("?") or _CREDENTIAL.search(s):
             continue
-        s = strip_lead(s)
+        s = shapes.without_task_tail(strip_lead(s))
         if _DECISION.search(s):
             gone = _FROM_TO.search(s)
             old = next((g for g in gone.groups() if g), None) if gone else None
@@ -288,7 +299,7 @@ def from_user(msg: Message, body: str, options: dict[str, str] | None = None) ->
             out.append(Candidate(_finish(s), "preference", "preference", 0.8, msg.uuid))
         else:
             found = [c for clause in _CLAUSE.split(s) for c in (facts_in(msg, clause, 0.7) or _practice(msg, strip_lead(clause)))]
-            out.extend(found or _practice(msg, s) or statement(msg, s))
+            out.extend(found or _practice(msg, s) or shapes.by_values(msg, s) or statement(msg, s))
     return out
 
 
@@ -304,6 +315,9 @@ _TASK = re.compile(r"^(?:please\s+|pls\s+)?(?:can|could|would|will)\s+you\b|^(?:
                    r"bump|revert|drop|start|stop|wire|hook|split|clean)\b|^i\s+\w+ed\b|^(?:i'll|i\s+will|we'll|let\s+me|let's)\b", re.I)
 
 
+# a status of this moment, not a durable fact: "tests took 12s, that's fine for now", "56 passed"
+_TRANSIENT = re.compile(r"\b(?:for\s+now|for\s+the\s+moment|at\s+the\s+moment|took\s+(?:about\s+)?\d|\d+\s+(?:passed|failed|skipped)\b|"
+                        r"this\s+(?:morning|afternoon|evening)|tonight)", re.I)
 _BYE = re.compile(r"\b(?:going\s+to\s+bed|bye|good\s*night|see\s+you|cya|thanks|thank\s+you|thx)\b", re.I)
 # a question asking for a fact ("which export preset do we use?"), not for an opinion
 _FACT_QUESTION = re.compile(r"^\W*(?!what\s+do\s+you\s+think|should\b|would\b|could\b|can\s+you)(?:which|what|where|when|"
@@ -315,7 +329,8 @@ def statement(msg: Message, sentence: str, confidence: float = 0.5) -> list[Cand
     flat = _CONTRACTION.sub(lambda m: m.group(1) + " is", sentence)
     if (len(sentence.split()) < 5 or _TASK.search(sentence) or _CHATTER.match(sentence) or _SYMPTOM.search(sentence)
             or _CREDENTIAL.search(sentence) or _CAUSE.search(sentence) or _FIX.search(sentence) or _BYE.search(sentence)
-            or len(_OPTION_MARK.findall(sentence)) >= 2 or not _SPECIFIC.search(sentence) or not _STATEMENT.search(flat)):
+            or len(_OPTION_MARK.findall(sentence)) >= 2 or not _SPECIFIC.search(sentence) or not _STATEMENT.search(flat)
+            or _TRANSIENT.search(sentence)):
         return []
     return [Candidate(_finish(sentence), "fact", "fact", confidence, msg.uuid)]
 
@@ -402,7 +417,7 @@ def extract(messages: list[Message], last_symptom: str | None = None) -> list[Ca
     options: dict[str, str] = {}
     asked, pending = False, []  # the user's last message was a question; assistant facts awaiting a "yes"
     fact_asked = False
-    question, last_fact = None, None
+    question, last_fact, problem = None, None, None
     for msg in messages:
         if not msg.text.strip():
             continue
@@ -415,6 +430,7 @@ def extract(messages: list[Message], last_symptom: str | None = None) -> list[Ca
             if sym:  # the problem as stated, without "hey, can you check why"
                 symptom = _ASK.sub("", strip_lead(sym)).rstrip("?").strip() or sym
             pending = []
+            problem = next(iter(sentences(body)), None)
             said = from_user(msg, body, options)
             extra = dialogue.corrected(msg, body, last_fact, said) or (None if said else dialogue.question_pick(msg, body, question))
             said = [c for c in said if c.entity or c.kind != "fact"] if extra and extra.kind == "fact" else said  # no loose copy
@@ -426,7 +442,7 @@ def extract(messages: list[Message], last_symptom: str | None = None) -> list[Ca
             question = dialogue.alternatives(body) if asked else None
         elif msg.type == "assistant":
             options = options_of(body) or options
-            found = from_assistant(msg, body, symptom)
+            found = from_assistant(msg, body, symptom or problem)  # a diagnosis answers the user's last message
             if any(c.capture_kind == "bugfix" for c in found):
                 symptom = None
             out.extend(found)

@@ -1,0 +1,55 @@
+"""Sentence shapes read through typed values (:mod:`.slots`): a terse stack line ("flask app,
+python 3.11"), a statement that a value changed ("we bumped min iOS to 17"), and the task clause a
+fact is often glued to ("we moved to python 3.12, update the Dockerfile") cut off.
+
+Why apart from :mod:`.extract`: these shapes are defined by the values a sentence holds, not by its
+verbs, so they share :mod:`.slots`' value reader rather than extract's phrase lists.
+"""
+
+from __future__ import annotations
+
+import re
+
+from . import slots
+from .extract import _CHATTER, _CREDENTIAL, _SYMPTOM, _TASK, Candidate, _finish
+from .transcript import Message
+
+_PARTS = re.compile(r"\s*(?:,|;|\+|/(?=\s)|\s&\s|\band\b)\s*", re.I)
+_VERB_WORD = re.compile(r"\b(?:is|are|was|were|be|can|could|would|will|should|do|does|did|have|has|had|get|make|add|fix|need|want)\b",
+                        re.I)
+# ", update the Dockerfile base image" after a statement: the request, not part of what is true
+_TASK_TAIL = re.compile(r"(?:,|;|\s-+|\s—)\s*(?:so\s+|and\s+|then\s+)?(?:please\s+|pls\s+|can\s+you\s+|could\s+you\s+)?"
+                        r"(?:update|add|fix|make|change|remove|delete|write|create|run|check|bump|set|move|rename|regenerate|rebuild|"
+                        r"redeploy|deploy|install|adjust|edit|migrate)\s+(?:the|a|an|our|my|it|this|that|all|every)\b.*$", re.I)
+
+
+_HOWTO = re.compile(r"^\W*(?:to|for|if|when|whenever|before|after|once)\b", re.I)  # "to run it locally, run …": the tail is the answer
+
+
+def without_task_tail(sentence: str) -> str:
+    """``sentence`` without a trailing request clause, when what is left still says something."""
+    m = None if _HOWTO.match(sentence) else _TASK_TAIL.search(sentence)
+    head = sentence[: m.start()].rstrip(" ,;-—") if m else sentence
+    return head if len(head) >= 12 and len(head.split()) >= 3 else sentence
+
+
+def stack_line(msg: Message, sentence: str) -> list[Candidate]:
+    """"flask app, python 3.11" / "go 1.22, postgres 16, chi router": short parts, no verb, a version."""
+    parts = [p for p in _PARTS.split(sentence.rstrip(".!")) if p.strip()]
+    if (len(parts) < 2 or len(sentence.split()) > 16 or any(len(p.split()) > 4 for p in parts) or _VERB_WORD.search(sentence)
+            or not any(k.startswith("version:") for k in slots.values(sentence))):
+        return []
+    return [Candidate(_finish(sentence), "fact", "fact", 0.6, msg.uuid)]
+
+
+def changed_value(msg: Message, sentence: str) -> list[Candidate]:
+    """"we bumped min iOS to 17 for the new observation APIs": a value said to have changed."""
+    vals = slots.values(sentence)
+    if (not vals or not slots._CHANGE.search(sentence) or len(sentence.split()) < 4 or _TASK.search(sentence)
+            or _CHATTER.match(sentence) or _SYMPTOM.search(sentence) or _CREDENTIAL.search(sentence)):
+        return []
+    return [Candidate(_finish(sentence), "fact", "fact", 0.65, msg.uuid)]
+
+
+def by_values(msg: Message, sentence: str) -> list[Candidate]:
+    return stack_line(msg, sentence) or changed_value(msg, sentence)

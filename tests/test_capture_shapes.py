@@ -1,0 +1,62 @@
+"""Capture rules read through typed values and turn context: terse stack lines, changed values, a
+request glued to a fact, "must" conventions, momentary status, a diagnosis of a problem stated
+without a bug word, and a short pick between options worded at length."""
+
+from __future__ import annotations
+
+from cavemem.memory.capture import extract
+from cavemem.memory.capture.transcript import Message
+
+
+def _msgs(*turns):
+    return [Message(uuid=str(i), type="user" if role == "u" else "assistant", offset=0, length=0, text=text)
+            for i, (role, text) in enumerate(turns)]
+
+
+def _texts(*turns):
+    return [c.text for c in extract.extract(_msgs(*turns))]
+
+
+def test_a_terse_stack_line_is_a_fact_and_the_request_after_it_is_not():
+    assert _texts(("u", "morning! flask app, python 3.11. can you add a /health endpoint that returns the git sha")) == [
+        "Flask app, python 3.11."]
+    assert _texts(("u", "ok, 3 files, 2 tests")) == []  # counts name no thing
+    assert _texts(("u", "rails 7, ruby 3.3, sidekiq")) == ["Rails 7, ruby 3.3, sidekiq."]
+
+
+def test_a_changed_value_is_kept_without_the_task_glued_to_it():
+    assert _texts(("u", "we bumped min iOS to 17 for the new observation APIs")) == [
+        "We bumped min iOS to 17 for the new observation APIs."]
+    assert _texts(("u", "we moved to python 3.12 last week, update the Dockerfile base image")) == [
+        "We moved to python 3.12 last week."]
+    assert _texts(("u", "To run the pipeline locally, run it with `make etl-local DATE=2026-10-12`.")) == [
+        "To run the pipeline locally, run it with `make etl-local DATE=2026-10-12`."]  # a how-to keeps its answer
+
+
+def test_must_conventions_and_momentary_status():
+    got = extract.extract(_msgs(("u", "webhooks hit /webhooks/adyen and must be HMAC-verified before anything else happens"),
+                                ("u", "tests took 12s, that's fine for now")))
+    assert [(c.kind, c.text) for c in got] == [
+        ("preference", "Webhooks hit /webhooks/adyen and must be HMAC-verified before anything else happens.")]
+
+
+def test_a_diagnosis_of_a_problem_without_a_bug_word_is_one_bugfix():
+    got = extract.extract(_msgs(
+        ("u", "customers get charged twice when they double-click pay"),
+        ("a", "The cause is that `create_payment` has no idempotency. I made the client send an `Idempotency-Key` header.")))
+    assert [(c.capture_kind, c.text) for c in got] == [("bugfix", "Symptom: customers get charged twice when they double-click pay. "
+                                                        "Cause: The cause is that `create_payment` has no idempotency. "
+                                                        "Fix: I made the client send an `Idempotency-Key` header.")]
+    looked = _msgs(("u", "the page is empty on refresh"), ("a", "The cause is a stale cache. I checked the headers."))
+    assert [c.text for c in extract.extract(looked)] == []  # looking is not fixing
+
+
+def test_a_short_pick_between_options_worded_at_length():
+    got = _texts(("u", "Should new screens get their own feature module or live in the main target?"),
+                 ("a", "Their own module: it keeps previews fast."), ("u", "yeah own module"))
+    assert got == ["Own module. (answering: Should new screens get their own feature module or live in the main target?)"]
+
+
+def test_a_new_clause_after_a_full_sentence_starts_a_new_memory():
+    assert _texts(("u", "SwiftUI app, min iOS 16. we don't use storyboards at all")) == [
+        "SwiftUI app, min iOS 16.", "We don't use storyboards at all."]
