@@ -8,20 +8,10 @@ import json
 
 import pytest
 
-from cavemem import Memory
 from cavemem.memory.capture import capture_transcript, slots
-from cavemem.store.ccr import open_ccr
+from test_capture import stores  # noqa: F401 - the same memory + recovery store fixture
 
 pytestmark = pytest.mark.usefixtures("db_backend")
-
-
-@pytest.fixture
-def stores(tmp_path):
-    mem = Memory(str(tmp_path / "mem.db"), scorers=[])
-    ccr = open_ccr(str(tmp_path / "ccr.db"))
-    yield mem, ccr
-    mem.close()
-    ccr.close()
 
 
 def _session(path, sid, *texts):
