@@ -65,14 +65,15 @@ class Corpus:
         if len(data) < MIN_SIZE:
             return
         rel = f"{kind}/{name}"
-        if any(e["file"] == rel for e in self.entries):
-            return
+        digest = hashlib.sha256(data).hexdigest()
+        if any(e["file"] == rel or e["sha256"] == digest for e in self.entries):
+            return  # the same bytes under two names would sit in both splits
         path = self.out / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data)
         split = "tune" if hashlib.sha256(rel.encode()).digest()[0] < 154 else "check"
         self.entries.append({"file": rel, "kind": kind, "class": cls, "bytes": len(data), "split": split,
-                             "sha256": hashlib.sha256(data).hexdigest(), "source": source, "licence": licence})
+                             "sha256": digest, "source": source, "licence": licence})
 
     def copy(self, kind: str, cls: str, name: str, path: str, licence: str) -> None:
         try:
@@ -490,16 +491,28 @@ def gen_text(c: Corpus) -> None:
 GENERATORS = [gen_logs, gen_terminal, gen_diff, gen_html, gen_tabular, gen_code, gen_search, gen_config, gen_json, gen_text]
 
 
+def generators(merge: bool) -> list:
+    """Every generator; with ``--merge`` only the second batch (``make_corpus_more``), whose files
+    are added to the existing manifest (files already listed are kept as they are)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from make_corpus_more import GENERATORS_MORE
+
+    return GENERATORS_MORE if merge else GENERATORS + GENERATORS_MORE
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", type=Path, default=REPO / "corpus" / "generated")
     ap.add_argument("--only", default="", help="comma-separated classes to (re)generate")
     ap.add_argument("--manifest", type=Path, default=REPO / "corpus" / "manifest.json")
+    ap.add_argument("--merge", action="store_true", help="run only the second batch and add its files to the manifest")
     args = ap.parse_args()
-    if not args.only and args.out.exists():
+    if not args.only and not args.merge and args.out.exists():
         shutil.rmtree(args.out)
     corpus = Corpus(args.out, set(filter(None, args.only.split(","))))
-    for gen in GENERATORS:
+    if args.merge:
+        corpus.entries = json.loads(args.manifest.read_text())["entries"]
+    for gen in generators(args.merge):
         try:
             gen(corpus)
         except Exception as e:  # one broken source must not lose the rest; say which
