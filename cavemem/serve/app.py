@@ -4,7 +4,10 @@ Starlette app behind :class:`~cavemem.serve.security.Guard`, plus the uvicorn ru
 from __future__ import annotations
 
 import contextlib
+import importlib.util
+import json
 import os
+import secrets
 
 from starlette.applications import Starlette
 from starlette.responses import JSONResponse
@@ -20,6 +23,8 @@ DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 37778
 HOSTS_ENV = "CAVEMAN_SERVE_HOSTS"  # extra Host names to accept (comma-separated), e.g. a LAN name
 STATIC_DIR = os.path.join(os.path.dirname(__file__), "static")
+WORKER_ENV = "CAVEMAN_SERVE_WORKER"  # launch settings for the worker processes (JSON)
+WORKER_APP = "cavemem.serve.app:worker_app"
 
 
 def _mcp_parts(service: Service):
@@ -48,11 +53,13 @@ async def healthz(request):
 
 
 def create_app(memory, *, engine=None, token: str, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
-               mcp: bool = True, readers: int = 2):
+               mcp: bool = True, readers: int = 2, salt: str | None = None, owns_memory: bool = False):
     """The ASGI app for one Memory (and optionally one Engine). ``token`` is the bearer secret;
-    ``readers``: extra Memory instances serving reads in parallel (0 = everything on ``memory``)."""
+    ``readers``: extra Memory instances serving reads in parallel (0 = everything on ``memory``);
+    ``salt``: the launch's session-signing salt, the same in every worker (random if None);
+    ``owns_memory``: close ``memory`` at shutdown (the worker processes do)."""
     service = Service(memory, engine, readers)
-    sessions = Sessions()
+    sessions = Sessions(token, salt or secrets.token_hex(16))
     mcp_routes, manager = _mcp_parts(service) if mcp else (None, None)
 
     @contextlib.asynccontextmanager
@@ -65,6 +72,8 @@ def create_app(memory, *, engine=None, token: str, host: str = DEFAULT_HOST, por
                     yield
         finally:
             service.close()
+            if owns_memory:
+                memory.close()
 
     api_routes = ROUTES + REVIEW_ROUTES
     routes = api_routes + [
@@ -79,36 +88,50 @@ def create_app(memory, *, engine=None, token: str, host: str = DEFAULT_HOST, por
     app.state.service = service
     app.state.sessions = sessions
     app.state.openapi = openapi(api_routes)
-    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else f"[{host}]" if ":" in host else host
-    app.state.base_url = f"http://{shown}:{port}"
+    app.state.base_url = base_url(host, port)
     app.state.mcp = manager is not None
     extra = tuple(h.strip() for h in os.environ.get(HOSTS_ENV, "").split(",") if h.strip())
     return Guard(app, token=token, sessions=sessions, host=host, port=port, extra_hosts=extra), app
 
 
+def base_url(host: str, port: int) -> str:
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}"
+
+
+def worker_app():
+    """uvicorn's app factory, run in each worker process: the launch settings come from
+    ``CAVEMAN_SERVE_WORKER`` (no secret in them: the token is read from where the launcher found it)."""
+    from .. import Memory  # the API layer's Memory: it plugs in the semantic scorers, as the CLI's does
+
+    cfg = json.loads(os.environ[WORKER_ENV])
+    token, _ = load_token(create=False)
+    guarded, _ = create_app(Memory(), token=token, host=cfg["host"], port=cfg["port"], readers=cfg["readers"],
+                            salt=cfg["salt"], owns_memory=True)
+    return guarded
+
+
 def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *, open_browser: bool = False, out=None,
-          readers: int = 2) -> None:
-    """Check the bind, load the token, print the one-time login link, run uvicorn."""
+          readers: int = 2, workers: int = 1) -> None:
+    """Check the bind, load the token, print the one-time login link, run uvicorn with ``workers``
+    processes (each its own store connections; sessions and login codes work across them)."""
     import uvicorn
 
-    from ..memory.api import Memory
-
     out = out or (lambda line: print(line, flush=True))
-
     token, source = load_token()
     check_bind(host, source)
-    memory = Memory()
-    guarded, app = create_app(memory, token=token, host=host, port=port, readers=readers)
-    link = f"{app.state.base_url}/login?code={app.state.sessions.new_code()}"
-    out(f"cavemem serve: {app.state.base_url}  (API /api/v1, docs /docs, MCP {'/mcp' if app.state.mcp else 'off: no [mcp] extra'})")
+    salt = secrets.token_hex(16)
+    os.environ[WORKER_ENV] = json.dumps({"host": host, "port": port, "readers": readers, "salt": salt})
+    url = base_url(host, port)
+    link = f"{url}/login?code={Sessions(token, salt).new_code()}"
+    mcp = "/mcp" if importlib.util.find_spec("mcp") is not None else "off: no [mcp] extra"
+    out(f"cavemem serve: {url}  (API /api/v1, docs /docs, MCP {mcp}, {workers} worker{'s' * (workers != 1)})")
     out(f"bearer token: {'$CAVEMAN_SERVE_TOKEN' if source == 'env' else os.path.join('$CAVEMAN_HOME', 'serve.token')}")
     out(f"open once to log in: {link}")
     if open_browser:
         import webbrowser
 
         webbrowser.open(link)
-    try:
-        # access_log off: request lines would carry one-time login codes
-        uvicorn.run(guarded, host=host, port=port, access_log=False, log_level="warning", server_header=False)
-    finally:
-        memory.close()
+    # access_log off: request lines would carry one-time login codes
+    uvicorn.run(WORKER_APP, factory=True, workers=workers, host=host, port=port, access_log=False,
+                log_level="warning", server_header=False)

@@ -9,13 +9,14 @@ request from filling memory. Secrets (token, login codes, session ids) are never
 
 from __future__ import annotations
 
+import base64
+import contextlib
+import hashlib
 import hmac
 import json
 import os
 import secrets
-import threading
 import time
-from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
 
 from .. import paths
@@ -96,39 +97,76 @@ def check_bind(host: str, token_source: str) -> None:
         )
 
 
-@dataclass
-class Sessions:
-    """Browser sessions: one-time login codes exchanged for an HttpOnly cookie plus a CSRF
-    token the page sends back in a header."""
+CODES_DIR = "serve.codes"  # one-time login codes, one file each (see Sessions)
 
-    codes: dict = field(default_factory=dict)  # code -> expiry
-    live: dict = field(default_factory=dict)  # session id -> (csrf, expiry)
-    lock: threading.Lock = field(default_factory=threading.Lock)
+
+class Sessions:
+    """Browser sessions that every worker process of one server accepts, with no shared memory.
+
+    A one-time login code is a file ``$CAVEMAN_HOME/serve.codes/<sha256(code)>`` holding its expiry;
+    redeeming unlinks it, and only one process's unlink can succeed, so a code works once whichever
+    worker gets it. A session id is ``expiry.nonce.mac``, signed with a key derived from the bearer
+    token and the launch ``salt`` (so a new token or a restart ends every session), and its CSRF
+    token is derived from it: any worker checks both without asking the others."""
+
+    def __init__(self, token: str, salt: str, code_dir: str | None = None):
+        self._key = hmac.new(token.encode(), b"cavemem serve session\0" + salt.encode(), hashlib.sha256).digest()
+        self.code_dir = code_dir or os.path.join(paths.home_dir(), CODES_DIR)
 
     def new_code(self, ttl: float = 600.0) -> str:
         code = secrets.token_urlsafe(24)
-        with self.lock:
-            self.codes[code] = time.monotonic() + ttl
+        paths.ensure_private_dir(self.code_dir, "cave_store_unavailable")
+        now = time.time()
+        for name in os.listdir(self.code_dir):  # drop expired codes (a handful of small files)
+            if len(name) == 64 and self._expiry(os.path.join(self.code_dir, name)) < now:
+                with contextlib.suppress(OSError):
+                    os.unlink(os.path.join(self.code_dir, name))
+        path = self._code_path(code)
+        staging = f"{path}.{secrets.token_hex(4)}"  # written whole, then renamed: never seen half-written
+        paths.write_private_file(staging, repr(now + ttl).encode("ascii"), sync=False)
+        os.replace(staging, path)
         return code
 
     def redeem(self, code: str) -> tuple[str, str] | None:
-        with self.lock:
-            expiry = self.codes.pop(code, None)
-            if expiry is None or expiry < time.monotonic():
-                return None
-            sid, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(24)
-            self.live[sid] = (csrf, time.monotonic() + SESSION_SECONDS)
-            return sid, csrf
+        """``(session id, csrf)`` for a live code, used up by this call; None otherwise."""
+        if not code:
+            return None
+        path = self._code_path(code)
+        expiry = self._expiry(path)
+        try:
+            os.unlink(path)  # the one process whose unlink succeeds owns the code
+        except OSError:
+            return None
+        if expiry < time.time():
+            return None
+        body = f"{int(time.time() + SESSION_SECONDS)}.{secrets.token_urlsafe(16)}"
+        sid = f"{body}.{self._mac('session', body)}"
+        return sid, self._mac("csrf", sid)
 
     def csrf_for(self, sid: str | None) -> str | None:
-        if not sid:
+        """The session's CSRF token when ``sid`` is a live session signed by this server, else None."""
+        body, dot, mac = (sid or "").rpartition(".")
+        if not dot or not hmac.compare_digest(mac, self._mac("session", body)):
             return None
-        with self.lock:
-            got = self.live.get(sid)
-            if got is None or got[1] < time.monotonic():
-                self.live.pop(sid, None)
-                return None
-            return got[0]
+        expiry = body.partition(".")[0]
+        if not expiry.isdigit() or int(expiry) < time.time():
+            return None
+        return self._mac("csrf", sid)
+
+    def _mac(self, purpose: str, value: str) -> str:
+        digest = hmac.new(self._key, f"{purpose}\0{value}".encode(), hashlib.sha256).digest()
+        return base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
+
+    def _code_path(self, code: str) -> str:
+        return os.path.join(self.code_dir, hashlib.sha256(code.encode("utf-8", "replace")).hexdigest())
+
+    @staticmethod
+    def _expiry(path: str) -> float:
+        try:
+            with open(path, "rb") as fh:
+                return float(fh.read(64))
+        except (OSError, ValueError):
+            return 0.0
 
 
 def _headers(scope) -> dict[bytes, bytes]:

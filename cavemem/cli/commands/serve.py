@@ -22,6 +22,8 @@ from ..args import Command, Opt, command, non_negative_int, positive_int
             Opt("--port", "-p", "N", "port (default 37778)", type=positive_int, default=37778),
             Opt("--readers", "", "N", "read-only store connections serving recall/list in parallel (default 2; 0 = one)",
                 type=non_negative_int, default=2),
+            Opt("--workers", "", "N", "server processes (default 1); each has its own store connections, and a login "
+                "or session works on any of them", type=positive_int, default=1),
             Opt("--open", help="open the login link in a browser"),
         ],
         epilog="example: cavemem serve --open",
@@ -34,5 +36,6 @@ def serve(opts: dict) -> int:
         raise CaveError("cave_internal", f"serve: needs the [serve] extra: pip install 'cavemem[serve]' ({exc})") from None
     if opts["port"] > 65535:
         raise CaveError("cave_invalid_arguments", "serve: --port must be at most 65535")
-    run_server(opts["host"], opts["port"], open_browser=bool(opts["open"]), readers=opts["readers"])
+    run_server(opts["host"], opts["port"], open_browser=bool(opts["open"]), readers=opts["readers"],
+               workers=opts["workers"])
     return 0
