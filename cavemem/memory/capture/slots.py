@@ -18,6 +18,7 @@ replaced. The supersede is an ordinary one: ``history`` shows it, ``review rejec
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _SCOPES = {"prod": "prod", "production": "prod", "prd": "prod", "live": "prod", "staging": "staging", "stage": "staging",
            "stg": "staging", "dev": "dev", "development": "dev", "test": "test", "testing": "test", "qa": "test",
@@ -62,7 +63,8 @@ def scopes(text: str) -> set[str]:
     return {_SCOPES[w] for w in re.findall(r"[a-z]+", text.lower()) if w in _SCOPES}
 
 
-def values(text: str) -> dict[str, set[str]]:
+@lru_cache(maxsize=4096)  # one capture pass compares each candidate with up to 300 stored texts
+def values(text: str) -> dict[str, frozenset[str]]:
     """{type: {values}} of the typed values ``text`` states (see the module docstring)."""
     flat = text.replace("`", "")
     out: dict[str, set[str]] = {}
@@ -89,7 +91,7 @@ def values(text: str) -> dict[str, set[str]]:
         name = m.group("name").lower()
         if name not in _NOT_NAME and not name.isdigit() and m.group("v") not in out.get("port", set()) | out.get("number", set()):
             add("version:" + name, m.group("v"))
-    return out
+    return {k: frozenset(v) for k, v in out.items()}
 
 
 def subject_words(text: str, vals: dict[str, set[str]]) -> set[str]:
@@ -129,6 +131,11 @@ def replaced(memory, project: str, cand) -> object | None:
 
     if cand.capture_kind in ("bugfix", "explicit") or not values(cand.text):
         return None
+    from .. import ids
+
+    same = memory.store.get(ids.memory_id(cand.text, project))
+    if same is not None and same.current:
+        return None  # already stored as it stands (a re-read transcript): nothing to compare
     sql = (SELECT_ROWS + " WHERE project = ? AND valid_until IS NULL AND NOT EXISTS (SELECT 1 FROM mem_capture c "
            "WHERE c.id = memories.id AND (c.capture_kind = 'bugfix' OR c.source_message = ?)) ORDER BY ts DESC LIMIT 300")
     try:  # never a memory from the same message (its sentences are siblings, not versions)
