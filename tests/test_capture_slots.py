@@ -75,6 +75,11 @@ def test_near_but_distinct_values_never_supersede(tmp_path, stores):
     ("The api now listens on port 9090.", "Redis db 2 holds the idempotency keys.", False),  # nothing in common
     ("Retry 3 times with 10 minute gaps.", "Retry 5 times, then page on call.", False),  # no version, no change word
     ("Tests took 12s now.", "Tests took 40s on CI.", False),  # durations are not versions
+    ("Redis now listens on port 6380.", "The api listens on port 8080.", False),  # one verb, two subjects
+    ("The api moved to api2.shop.dev.", "The staging api is at staging.shop.dev.", False),  # which api? not staging's
+    ("The staging api moved to api2.shop.dev.", "The staging api is at staging.shop.dev.", True),
+    ("Backups now run at 04:00.", "Backups run every night at 03:00.", True),
+    ("The report now runs at 04:00.", "Backups run every night at 03:00.", False),
 ])
 def test_replaces_reads_typed_values(new, old, hit):
     assert (slots.replaces(new, old) > 0) is hit

@@ -55,12 +55,22 @@ _GENERIC = {"the", "and", "for", "are", "our", "with", "from", "that", "this", "
             "because", "since", "too", "there", "here", "we're", "were", "will", "going", "gonna", "make", "made", "sure", "okay",
             "yes", "yeah", "please", "pls", "thanks", "time", "at", "on", "in", "to", "of", "a", "an", "be", "so", "fyi", "btw",
             "heads", "app", "project", "service", "should", "must", "always", "never", "everywhere", "across", "board", "both",
-            "sides", "default", "value", "before", "after", "again"}
+            "sides", "default", "value", "before", "after", "again",
+            # verbs that say how a value is held, not what it is about ("the api listens on", "redis listens on")
+            "listen", "live", "sit", "point", "go", "goe", "host", "hosted", "serve", "served", "read", "write", "store", "stored",
+            "keep", "kept", "call", "talk", "connect", "send", "receive", "deploy", "deployed", "build", "built", "ship", "release",
+            "bind", "bound", "expose", "exposed", "schedule", "scheduled", "happen", "take", "stay", "set", "now",
+            # the value's own type word says nothing about whose value it is
+            "port", "host", "hostname", "version", "path", "url", "address", "addres", "utc", "daily", "nightly"}
+
+
+_TLD = re.compile(r"(?<=\w)\.(?:dev|local|test|app|io|com|net|org|internal|lan|cloud|live)\b")
 
 
 def scopes(text: str) -> set[str]:
     """Deployment scopes named in ``text`` (words and host-name parts): prod, staging, dev, bench…"""
-    return {_SCOPES[w] for w in re.findall(r"[a-z]+", text.lower()) if w in _SCOPES}
+    text = _TLD.sub(" ", text.lower())  # "shop.dev" is a domain, not the dev environment
+    return {_SCOPES[w] for w in re.findall(r"[a-z]+", text) if w in _SCOPES}
 
 
 @lru_cache(maxsize=4096)  # one capture pass compares each candidate with up to 300 stored texts
@@ -97,7 +107,8 @@ def values(text: str) -> dict[str, frozenset[str]]:
 def subject_words(text: str, vals: dict[str, set[str]]) -> set[str]:
     """Content words of ``text`` that are not values, scopes or generic words."""
     inside = {p for vs in vals.values() for v in vs for p in re.findall(r"[a-z0-9]+", v)}
-    return {w.rstrip("s") for w in _WORD.findall(text.lower()) if w not in _GENERIC and w not in inside and w not in _SCOPES}
+    words = {w.rstrip("s") if len(w) > 3 else w for w in _WORD.findall(text.lower()) if w not in inside and w not in _SCOPES}
+    return {w for w in words if w not in _GENERIC}
 
 
 def _stems(vals: set[str]) -> set[str]:
@@ -119,7 +130,7 @@ def replaces(new_text: str, old_text: str) -> int:
             continue  # only values the old memory already holds: a restatement, not an update
         if kind.startswith("version:") or (changed and nv & ov):
             best = 3  # "python 3.11" -> "python 3.12"; "01:15 instead of 02:00"
-        elif changed and not (sn and not so) and (subject_words(new_text, new) & subject_words(old_text, old)
+        elif changed and (sn <= so if sn else not so) and (subject_words(new_text, new) & subject_words(old_text, old)
                                                    or _stems(nv) & _stems(ov)):
             best = max(best, 2)  # a shared subject word, or values of one family (TRANSFORM_L -> TRANSFORM_XL)
     return best
