@@ -116,50 +116,65 @@ def bench_locomo(url: str, path: Path) -> dict:
     return out
 
 
-def bench_scale(url: str, n: int, queries: int = 100) -> dict:
-    """``n`` synthetic memories imported with ``cavemem import`` into each backend; then recall
-    p50/p95 in process over the same queries."""
-    import random
-    import re
-    import subprocess
+def padding(n: int, cache: Path | None = None) -> list[tuple[str, str]]:
+    """``n`` realistic distractors from ``bench_memory_scale`` (Debian changelogs, docstrings,
+    LoCoMo turns reworded as memories). This machine has ~156k distinct ones, so past that the
+    list repeats with `` (sprint k)`` appended (k = 1, 2, …): distinct memories with the same words.
+    ``cache`` keeps the ~2-minute walk of the sources between runs."""
+    import bench_memory_scale as bms
 
-    import bench_memory as bm
+    if cache is not None and cache.exists():
+        base = [tuple(x) for x in json.loads(cache.read_text())]
+    else:
+        base = [] if n <= 0 else _distinct(bms, n)
+        if cache is not None:
+            cache.write_text(json.dumps(base))
+    out, k = list(base[:n]), 1
+    while len(out) < n:
+        out.extend((src, f"{text} (sprint {k})") for src, text in base[: n - len(out)])
+        k += 1
+    return out
+
+
+def _distinct(bms, n: int) -> list[tuple[str, str]]:
+    try:
+        return bms.distractors(n)
+    except SystemExit as short:  # "only N distinct distractors on this machine": take them all
+        return bms.distractors(int(str(short).split()[1]))
+
+
+def bench_scale(url: str, n: int, *, backends, embed: str = "", cache: Path | None = None) -> dict:
+    """``bench_memory_scale``'s store at ``n`` memories (its ``ledger`` project padded, then the dev
+    set remembered) built with ``Memory.import_lines`` into each backend; every dev-set question
+    asked in process (warm), latency by the dev set's fixed tune/check split; plain FTS5 BM25 over
+    the same rows beside. ``embed="static"``: the shipped static table's vectors (pgvector HNSW
+    on PostgreSQL) synced after the import and used by recall."""
+    import bench_memory_scale as bms
+    import bench_memory_devset as dev
     from cavemem import Memory
-    from cavemem.memory.analyze import STOPWORDS
 
-    work = Path(tempfile.mkdtemp(prefix="cavemem-pg-scale-"))
-    data = work / "memories.jsonl"
-    texts = []
-    with data.open("w") as fh:
-        for rec in bm.synthetic_memories(n):
-            texts.append(rec["text"])
-            fh.write(json.dumps(rec) + "\n")
-    rng = random.Random(11)
-    qs = []
-    for _ in range(queries):
-        words = [w for w in re.findall(r"[A-Za-z]+", rng.choice(texts)) if w.lower() not in STOPWORDS and len(w) > 2]
-        qs.append(" ".join(rng.sample(words, min(len(words), rng.randint(2, 5)))) or "module")
-    out = {}
-    for name, target in (("sqlite", None), ("postgres", url)):
-        home = work / f"home-{name}"
-        home.mkdir(mode=0o700)
-        env = dict(os.environ, CAVEMAN_HOME=str(home), CAVEMAN_DB_URL=target or "")
-        t0 = time.perf_counter()
-        proc = subprocess.run([sys.executable, "-m", "cavemem", "import", str(data), "--json"], env=env, capture_output=True)
-        wall = time.perf_counter() - t0
-        if proc.returncode != 0:
-            raise SystemExit(f"import into {name} failed: {proc.stderr.decode()[:400]}")
-        m = Memory(target or str(home / "mem.db"), cwd=str(work))
-        m.recall(qs[0], project="proj1")
-        lat = []
-        for q in qs:
-            t1 = time.perf_counter()
-            m.recall(q, project="proj1")
-            lat.append((time.perf_counter() - t1) * 1000)
-        lat.sort()
-        out[name] = {"memories": json.loads(proc.stdout)["imported"], "import_s": round(wall, 1),
-                     "import_per_s": round(n / wall, 1), "recall_p50_ms": round(lat[len(lat) // 2], 1),
-                     "recall_p95_ms": round(lat[int(len(lat) * 0.95)], 1)}
+    mems = [json.loads(x) for x in (dev.DATA_DIR / "memories.jsonl").read_text().splitlines() if x.strip()]
+    qs = [json.loads(x) for x in (dev.DATA_DIR / "questions.jsonl").read_text().splitlines() if x.strip()]
+    pad = padding(n - sum(1 for x in mems if x["project"] == bms.PROJECT), cache)
+    source_of = {t: s for s, t in pad}
+    out: dict = {"memories": n, "questions": {s: sum(q["split"] == s for q in qs) for s in ("tune", "check")}}
+    for name in backends:
+        target = url if name == "postgres" else str(Path(tempfile.mkdtemp(prefix="cavemem-pg-scale-")) / "mem.db")
+        print(f"  {name}: importing {len(pad):,} into {target} …", flush=True)
+        m, keys_of, facts = bms.build_store(target, mems, pad, False)
+        facts["import_per_s"] = round(facts["imported"] / max(facts["import_s"], 1e-9))
+        if embed == "static":
+            m = Memory(target, clock=lambda: dev.NOW, cwd="/", scorers=["static"])
+            t0 = time.perf_counter()
+            facts["embed_sync"] = [s.sync() for s in m.scorers if hasattr(s, "sync")]
+            facts["embed_sync_s"] = round(time.perf_counter() - t0, 1)
+        res, lat, _ = bms.ask(m, keys_of, qs, source_of)
+        split = {s: [t for t, q in zip(lat, qs) if q["split"] == s] for s in ("tune", "check")}
+        out[name] = {**facts, "quality": bms.row(res, qs, mems)["all"],
+                     "latency_ms": {s: {"p50": bms.pct(v, 0.5), "p95": bms.pct(v, 0.95)} for s, v in split.items()}}
+        print(f"  {name}: {out[name]}", flush=True)
+    res, per_q = bms.fts5(mems, pad, qs)
+    out["fts5_baseline"] = {"quality": bms.row(res, qs, mems)["all"], "mean_query_ms": round(per_q, 2)}
     return out
 
 
@@ -192,7 +207,12 @@ def main() -> None:
     ap.add_argument("--remembers", type=int, default=500)
     ap.add_argument("--compressors", type=int, default=8)
     ap.add_argument("--compresses", type=int, default=50)
-    ap.add_argument("--scale", type=int, default=0, help="also import this many synthetic memories into each backend")
+    ap.add_argument("--scale", type=int, default=0, help="also bench_memory_scale's store at this many memories on each backend")
+    ap.add_argument("--scale-backends", default="sqlite,postgres")
+    ap.add_argument("--scale-embed", choices=["", "static"], default="", help="static: the static table's vectors too")
+    ap.add_argument("--pad-cache", type=Path, help="JSON file keeping the distractors between runs")
+    ap.add_argument("--skip-concurrency", action="store_true", help="no writers / compress runs")
+    ap.add_argument("--keep", action="store_true", help="keep the PostgreSQL schema (its URL is printed)")
     ap.add_argument("--embed", action="store_true", help="keep semantic recall on (default: lexical ranking, CAVEMAN_EMBED=0)")
     ap.add_argument("--out", type=Path, default=RESULTS)
     args = ap.parse_args()
@@ -213,19 +233,24 @@ def main() -> None:
         if not args.skip_locomo and args.locomo.exists():
             print("LoCoMo on both backends …", flush=True)
             result["locomo"] = bench_locomo(url, args.locomo)
-        print(f"{args.writers} writers × {args.remembers} remembers …", flush=True)
-        result["writers"] = bench_writers(url, args.writers, args.remembers)
-        print(f"{args.compressors} compress processes × {args.compresses} …", flush=True)
-        result["compress"] = bench_compress(url, args.compressors, args.compresses)
+        if not args.skip_concurrency:
+            print(f"{args.writers} writers × {args.remembers} remembers …", flush=True)
+            result["writers"] = bench_writers(url, args.writers, args.remembers)
+            print(f"{args.compressors} compress processes × {args.compresses} …", flush=True)
+            result["compress"] = bench_compress(url, args.compressors, args.compresses)
         if args.scale:
             print(f"scale: {args.scale:,} memories into each backend …", flush=True)
-            result["scale"] = bench_scale(url, args.scale)
+            result["scale"] = bench_scale(url, args.scale, backends=args.scale_backends.split(","),
+                                          embed=args.scale_embed, cache=args.pad_cache)
     finally:
         from cavemem.store.pg import conn as pgconn
 
         pgconn.close_all()
-        with psycopg.connect(args.db, autocommit=True) as conn:
-            conn.execute(f"DROP SCHEMA {schema} CASCADE")
+        if args.keep:
+            print(f"kept: {url}")
+        else:
+            with psycopg.connect(args.db, autocommit=True) as conn:
+                conn.execute(f"DROP SCHEMA {schema} CASCADE")
     result["load_end"] = round(os.getloadavg()[0], 2)
     print_table(result)
     args.out.parent.mkdir(parents=True, exist_ok=True)
@@ -245,9 +270,19 @@ def print_table(r: dict) -> None:
     for name, d in r.get("devset", {}).items():
         print(f"devset {name:<14} tune {json.dumps(d['tune'], sort_keys=True)[:150]}")
         print(f"{'':<21} check {json.dumps(d['check'], sort_keys=True)[:150]}")
-    for name, sc in r.get("scale", {}).items():
-        print(f"scale {name:<9} {sc['memories']:,} memories: import {sc['import_per_s']}/s, "
-              f"recall p50 {sc['recall_p50_ms']} ms, p95 {sc['recall_p95_ms']} ms")
+    sc = r.get("scale")
+    if sc:
+        print(f"\nscale {sc['memories']:,} memories   import/s   recall p50/p95 ms tune   check    r@5 tune/check")
+        for name in ("sqlite", "postgres"):
+            if name in sc:
+                d, lat, qual = sc[name], sc[name]["latency_ms"], sc[name]["quality"]
+                print(f"{name:<30}{d['import_per_s']:>9}   {lat['tune']['p50']:>6}/{lat['tune']['p95']:<8}"
+                      f"{lat['check']['p50']:>6}/{lat['check']['p95']:<8}{qual['tune']['recall_at_5']:.3f}/{qual['check']['recall_at_5']:.3f}")
+        fb = sc["fts5_baseline"]
+        print(f"{'FTS5 bm25 (plain)':<30}{'':>9}   mean {fb['mean_query_ms']} ms a query"
+              f"{'':>10}{fb['quality']['tune']['recall_at_5']:.3f}/{fb['quality']['check']['recall_at_5']:.3f}")
+    if "writers" not in r:
+        return
     w, c = r["writers"], r["compress"]
     print(f"\nwriters {w['processes']}×{w['each']}: stored {w['stored']}/{w['expected']}, lost {w['lost']}, "
           f"duplicated {w['duplicated']}, {w['remembers_per_s']}/s")

@@ -18,13 +18,14 @@ from __future__ import annotations
 import hashlib
 import math
 from collections import Counter
+from dataclasses import replace
 from collections.abc import Callable, Sequence
 
 from ..store.pg import conn as pgconn
 from .model import Filter, MemoryRecord
 from . import analyze
 from .model import dump_list
-from .store import MemoryStore, scope_value
+from .store import SUPERSEDED_TOKEN, MemoryStore, project_token, scope_value
 from .store_schema import MEMORY_INDEXES
 
 K1, B = 1.2, 0.75
@@ -124,26 +125,54 @@ Query = Callable[[str, Sequence], list]
 
 
 def rank_fts(q: Query, terms: Sequence[str], where: Filter, k: int, newest: int = 0) -> list[tuple[int, float]]:
-    """Top ``k`` (seq, bm25) for an OR of ``terms`` under ``where``: candidates from the GIN
-    index, scored with FTS5's bm25 over the same statistics (``newest`` > 0: only the newest
-    ``newest`` matches are scored, as on SQLite)."""
+    """Top ``k`` (seq, bm25) for an OR of ``terms`` under ``where`` in one round trip: candidates
+    from the GIN index, each scored on the server with FTS5's bm25 over the same statistics
+    (``newest`` > 0: only the newest ``newest`` matches are scored, as on SQLite). The arithmetic
+    is :func:`bm25`'s, operation for operation in IEEE doubles, so the scores and their ties
+    equal the Python formula's (and SQLite's to float rounding)."""
     terms = list(terms)
     if not terms or k <= 0:
         return []
-    rest, params = _filter(where)
-    sql = ("SELECT f.rowid, f.body, m.valid_until IS NULL FROM mem_fts AS f JOIN memories AS m ON m.seq = f.rowid "
-           "WHERE f.tsv @@ %s::tsquery" + rest)
-    params = [tsquery(terms), *params]
-    if newest > 0:
-        sql += " ORDER BY f.rowid DESC LIMIT %s"
-        params.append(newest)
-    rows = q(sql, params)
-    if not rows:
-        return []
-    idf, avgdl = _statistics(q, terms)
-    scored = [(seq, bm25(body, 1 if current else 2, terms, idf, avgdl)) for seq, body, current in rows]
-    scored.sort(key=lambda h: (-h[1], h[0]))
-    return scored[:k]
+    scope_sql, scope_params = _scope(where)
+    rest, params = _filter(replace(where, projects=None, current_only=False))
+    join = " JOIN memories AS m ON m.seq = f.rowid" if rest else ""
+    uniq = list(dict.fromkeys(terms))
+    slot = {t: i for i, t in enumerate(uniq, 1)}
+    limit = " ORDER BY f.rowid DESC LIMIT %s" if newest > 0 else ""
+    parts = " + ".join(f"CASE WHEN tf[{j}] > 0 THEN w.idf[{slot[t]}] * (tf[{j}] * ({K1}::float8 + 1)) / (tf[{j}] + norm) "
+                       f"ELSE 0::float8 END" for j, t in enumerate(terms, 1))
+    sql = (
+        "WITH s AS (SELECT greatest(c.docs, 1)::float8 AS n, greatest((c.tokens + c.docs + (SELECT count(*) FROM memories "
+        "WHERE valid_until IS NOT NULL))::float8 / greatest(c.docs, 1)::float8, 1e-9::float8) AS avgdl "
+        "FROM mem_corpus AS c WHERE c.id = 1), "
+        "w AS (SELECT array_agg(CASE WHEN v > 0 THEN v ELSE 1e-6::float8 END ORDER BY ord) AS idf FROM (SELECT t.ord, "
+        "ln((s.n - coalesce(d.df, 0)::float8 + 0.5::float8) / (coalesce(d.df, 0)::float8 + 0.5::float8)) AS v "
+        "FROM s, unnest(%s::text[]) WITH ORDINALITY AS t(key, ord) LEFT JOIN mem_df AS d ON d.term_key = t.key) AS x), "
+        # the scope column holds the project's token (+ " s0" once superseded): its token count is
+        # bm25's extra length, and project / current-only filter here without touching memories
+        "r AS MATERIALIZED (SELECT f.rowid, string_to_array(nullif(f.body, ''), ' ') AS toks, "
+        "CASE WHEN strpos(f.scope, ' ') > 0 THEN 2 ELSE 1 END AS extra FROM mem_fts AS f" + join +
+        " WHERE f.tsv @@ %s::tsquery" + scope_sql + rest + limit + "), "
+        "c AS MATERIALIZED (SELECT r.rowid, ARRAY[" + ", ".join(
+            "coalesce(array_length(array_positions(r.toks, %s::text), 1), 0)" for _ in terms) + "] AS tf, "
+        f"{K1}::float8 * (1 - {B}::float8 + {B}::float8 * (coalesce(cardinality(r.toks), 0) + r.extra)::float8 / s.avgdl) "
+        "AS norm FROM r, s) "
+        "SELECT c.rowid, 0::float8 + " + parts + " AS score FROM c, w ORDER BY score DESC, c.rowid LIMIT %s"
+    )
+    args = [[term_key(t) for t in uniq], tsquery(terms), *scope_params, *params, *([newest] if newest > 0 else []),
+            *terms, k]
+    return [(seq, float(score)) for seq, score in q(sql, args)]
+
+
+def _scope(where: Filter) -> tuple[str, list]:
+    """The project and current-only parts of ``where`` as a condition on ``mem_fts.scope`` (as
+    SQLite puts them in its MATCH expression)."""
+    if where.projects is None:
+        return (" AND strpos(f.scope, ' ') = 0", []) if where.current_only else ("", [])
+    values = [project_token(p) for p in where.projects]
+    if not where.current_only:
+        values += [v + " " + SUPERSEDED_TOKEN for v in values]
+    return " AND f.scope = ANY(%s)", [values]
 
 
 def bm25(body: str, extra_tokens: int, terms: Sequence[str], idf: dict[str, float], avgdl: float) -> float:
@@ -163,18 +192,6 @@ def bm25(body: str, extra_tokens: int, terms: Sequence[str], idf: dict[str, floa
 def idf_of(n_rows: int, n: int) -> float:
     v = math.log((n_rows - n + 0.5) / (n + 0.5))
     return v if v > 0 else 1e-6
-
-
-def _statistics(q: Query, terms: Sequence[str]) -> tuple[dict[str, float], float]:
-    """idf of each term and the average row length in tokens (body + scope tokens: one per
-    row, two for superseded rows), as FTS5 computes them."""
-    uniq = list(dict.fromkeys(terms))
-    docs, tokens, expired = q("SELECT c.docs, c.tokens, (SELECT count(*) FROM memories WHERE valid_until IS NOT NULL) "
-                              "FROM mem_corpus AS c WHERE c.id = 1", [])[0]
-    df = dict(q("SELECT term, df FROM mem_df WHERE term_key = ANY(%s)", [[term_key(t) for t in uniq]]))
-    n_rows = max(docs, 1)
-    idf = {t: idf_of(n_rows, df.get(t, 0)) for t in uniq}
-    return idf, max((tokens + docs + expired) / n_rows, 1e-9)
 
 
 class PgMemoryStore(MemoryStore):
