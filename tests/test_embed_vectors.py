@@ -177,3 +177,33 @@ def test_fingerprint_round_trips(index):
         assert json.load(fh)["fingerprint"] == [5, 11]
     index.destroy()
     assert not index.exists() and len(index) == 0
+
+
+@pytest.mark.sqlite_only
+def test_lookups_by_id_find_every_row_after_appends_and_removals(tmp_path):
+    """locate / vectors / scores_for answer from a sorted key array; it must follow new generations."""
+    index = VectorIndex(str(tmp_path / "mem.db") + ".vectors")
+    rng = np.random.default_rng(3)
+    idents = [f"mem_{v:016x}" for v in rng.integers(0, 2**63, size=300, dtype=np.int64)]
+    m = unit_rows(300, seed=3)
+    index.add(idents[:200], m[:200])
+    asked = [idents[150], "mem_0000000000000000", idents[3], idents[250], idents[3]]
+    assert index.rows_for(asked) == [150, 3, 3]  # absent ids skipped, order and repeats kept
+    assert np.array_equal(index.vectors(asked), m[[150, 3, 3]])
+    index.add(idents[200:], m[200:])  # a new committed row count: the key array is rebuilt
+    assert index.locate([idents[250], idents[0]]) == {idents[250]: 250, idents[0]: 0}
+    index.remove(idents[:100])  # a compacted generation: rows move
+    assert index.locate([idents[0], idents[150]]) == {idents[150]: 50}
+    got = index.scores_for(m[150], [idents[150], idents[299], idents[5]])
+    assert set(got) == {idents[150], idents[299]}
+    assert got[idents[150]] == pytest.approx(1.0, abs=1e-5)
+    assert got[idents[299]] == pytest.approx(float(m[299] @ m[150]), abs=1e-6)
+
+
+@pytest.mark.sqlite_only
+def test_lookups_still_work_for_ids_that_are_not_hex(tmp_path):
+    index = VectorIndex(str(tmp_path / "mem.db") + ".vectors")
+    odd = ["mem_ZZZZZZZZZZZZZZZZ", "legacy-id-0000000001", mid(5)]
+    index.add(odd, unit_rows(3))
+    assert index.rows_for([mid(5), odd[0], "mem_ffffffffffffffff"]) == [2, 0]
+    assert set(index.scores_for(unit_rows(3)[1], [odd[1], mid(9)])) == {odd[1]}

@@ -2,7 +2,8 @@
 
 Same interface as the sidecar :class:`~cavemem.embed.vectors.VectorIndex` (a ``VectorIndex`` whose
 "directory" is a PostgreSQL store's URL plus a suffix, e.g. ``.vectors``, is one of these). Each (model, dim) gets a table
-``vec_<digest>`` — ``id``, append position, ``embedding vector(dim)`` with an HNSW cosine index —
+``vec_<digest>`` — ``id``, append position, ``embedding vector(dim)``, an HNSW cosine index past
+:data:`EXACT_ROWS` rows —
 registered in ``cavemem_vector_indexes`` (model, dim, generation, fingerprint): the row is the
 "manifest". Search is exact (a sequential scan, like numpy's brute force) up to
 :data:`EXACT_ROWS` rows and uses the HNSW index beyond. Deleting a memory deletes its vectors in
@@ -19,6 +20,7 @@ from . import DIM, INDEX_MODEL
 from .vectors import VectorIndex, _check_id, _dedup
 
 EXACT_ROWS = 50_000
+HNSW_BUILD_MEMORY = "1GB"  # maintenance_work_mem for the build: 1M 256-d vectors' graph fits, so it builds in memory
 
 _REGISTRY = ("CREATE TABLE IF NOT EXISTS cavemem_vector_indexes (tab TEXT PRIMARY KEY, model TEXT NOT NULL, "
              "dim INTEGER NOT NULL, generation BIGINT NOT NULL DEFAULT 1, fingerprint JSONB)")
@@ -80,6 +82,13 @@ class PgVectorIndex(VectorIndex):
     def __contains__(self, memory_id: str) -> bool:
         return self.exists() and bool(self.srv.query(f"SELECT 1 FROM {self.tab} WHERE id = %s", (memory_id,)))
 
+    def locate(self, memory_ids) -> dict[str, int]:
+        """``{memory id: position}`` for the given memories that have a vector (one query)."""
+        ids = list(dict.fromkeys(memory_ids))
+        if not ids or not self.exists():
+            return {}
+        return dict(self.srv.query(f"SELECT id, pos FROM {self.tab} WHERE id = ANY(%s)", (ids,)))
+
     def _vec(self, query) -> str:
         return "[" + ",".join(repr(float(x)) for x in self.np.asarray(query, dtype=self.np.float32)) + "]"
 
@@ -93,6 +102,8 @@ class PgVectorIndex(VectorIndex):
 
         def run(conn):
             if conn.execute(f"SELECT count(*) > %s FROM {self.tab}", (EXACT_ROWS,)).fetchone()[0]:
+                if conn.execute(f"SELECT to_regclass('{self.tab}_hnsw') IS NULL").fetchone()[0]:
+                    self._build_hnsw(conn)  # a load that never finished its sync: build it now, once
                 conn.execute(f"SET LOCAL hnsw.ef_search = {max(40, min(1000, 2 * k))}")
             else:
                 conn.execute("SET LOCAL enable_indexscan = off")  # exact, like the sidecar's brute force
@@ -129,7 +140,6 @@ class PgVectorIndex(VectorIndex):
             conn.execute(f"DROP TABLE IF EXISTS {self.tab}")
         conn.execute(f"CREATE TABLE IF NOT EXISTS {self.tab} (id TEXT COLLATE \"C\" PRIMARY KEY, pos BIGSERIAL, "
                      f"embedding vector({self.dim}) NOT NULL)")
-        conn.execute(f"CREATE INDEX IF NOT EXISTS {self.tab}_hnsw ON {self.tab} USING hnsw (embedding vector_cosine_ops)")
         conn.execute("INSERT INTO cavemem_vector_indexes (tab, model, dim, fingerprint) VALUES (%s, %s, %s, %s)",
                      (self.tab, self.model, self.dim, _json(fingerprint)))
         if conn.execute("SELECT to_regclass('memories')").fetchone()[0] is not None:
@@ -161,13 +171,16 @@ class PgVectorIndex(VectorIndex):
             _check_id(ident)
 
         def txn(conn) -> int:
-            n = 0
-            for ident, vec in pairs:
-                n += conn.execute(f"INSERT INTO {self.tab} (id, embedding) VALUES (%s, %s::vector) ON CONFLICT DO NOTHING",
-                                  (ident, self._vec(vec))).rowcount
-            return n
+            if not pairs:
+                return 0
+            return conn.execute(f"INSERT INTO {self.tab} (id, embedding) SELECT u.i, u.e::vector FROM unnest(%s::text[], "
+                                f"%s::text[]) WITH ORDINALITY AS u(i, e, o) ORDER BY u.o ON CONFLICT DO NOTHING",
+                                ([i for i, _ in pairs], [self._vec(v) for _, v in pairs])).rowcount
 
-        return self._write(txn, fingerprint)
+        added = self._write(txn, fingerprint)
+        if fingerprint is not None:
+            self._index_when_big()
+        return added
 
     def remove(self, memory_ids, fingerprint=None) -> int:
         drop = list(set(memory_ids))
@@ -185,6 +198,22 @@ class PgVectorIndex(VectorIndex):
     def set_fingerprint(self, fingerprint) -> None:
         if self.exists():
             self._write(lambda conn: None, fingerprint)
+            self._index_when_big()
+
+    def _index_when_big(self) -> None:
+        """The HNSW index is built once the table passes :data:`EXACT_ROWS` (searches below that
+        are exact scans and never use it), in one pass when a sync or a migration has written its
+        rows: an HNSW index kept current row by row during a bulk load costs far more than the
+        build (pgvector inserts walk the graph). Later adds keep it current."""
+        if self.srv.query(f"SELECT to_regclass('{self.tab}_hnsw') IS NULL AND (SELECT count(*) > %s FROM {self.tab})",
+                          (EXACT_ROWS,))[0][0]:
+            self._write(self._build_hnsw)
+
+    def _build_hnsw(self, conn) -> None:
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (pgconn.WRITE_LOCK + 2,))  # one builder (searches race here)
+        conn.execute("SET LOCAL statement_timeout = 0")  # one build over the whole table
+        conn.execute(f"SET LOCAL maintenance_work_mem = '{HNSW_BUILD_MEMORY}'")
+        conn.execute(f"CREATE INDEX IF NOT EXISTS {self.tab}_hnsw ON {self.tab} USING hnsw (embedding vector_cosine_ops)")
 
     def destroy(self) -> None:
         def txn(conn) -> None:

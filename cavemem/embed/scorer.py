@@ -128,6 +128,7 @@ class SemanticScorer:
         self.required = switch() is True if required is None else required
         self.error: str | None = None  # why the last recall ranked without meaning, if it did
         self.last_sync: dict = {}
+        self.last_cosines: dict[int, float] = {}  # raw cosine per scored seq of the last query (the refusal gate reads it)
         self._embedder = embedder
         self._index = index
 
@@ -243,6 +244,7 @@ class SemanticScorer:
         """Fail open unless required: a broken model or sidecar costs the semantic signal, never
         the recall. A corrupt sidecar is rebuilt (it is derived data)."""
         self.error = None
+        self.last_cosines = {}
         if not query.strip():
             return {}
         try:
@@ -284,6 +286,7 @@ class SemanticScorer:
                     f"SELECT seq, id FROM memories WHERE seq IN ({','.join('?' * len(chunk))})", chunk))
             by_id = self.index.scores_for(q, list(id_of.values()))
             raw.update({seq: by_id[mem_id] for seq, mem_id in id_of.items() if mem_id in by_id})
+        self.last_cosines = raw
         out = self._per_query(raw, reference, asked_best)
         if self.config.neighbors > 0 and out:
             self._lend_to_neighbours(out, ctx)
@@ -295,7 +298,8 @@ class SemanticScorer:
         try:
             id_of = dict(self.store.read(
                 f"SELECT seq, id FROM memories WHERE seq IN ({','.join('?' * len(seqs))})", list(seqs)))
-            have = [s for s in seqs if s in id_of and id_of[s] in self.index.row_of()]
+            indexed = self.index.locate([id_of[s] for s in seqs if s in id_of])  # no 100k-entry dict per recall
+            have = [s for s in seqs if s in id_of and id_of[s] in indexed]
             if len(have) < 2:
                 return {}
             m = self.index.vectors([id_of[s] for s in have])
