@@ -129,6 +129,7 @@ def main() -> int:
     ap.add_argument("--misses", action="store_true", help="list misses (file, class, kind -> detected)")
     ap.add_argument("--engine", action="store_true", help="also count the type the engine reports after compressing")
     ap.add_argument("--routes", type=Path, help="an earlier detect.json: compare compressing the changed files old vs new way")
+    ap.add_argument("--out", type=Path, default=OUT, help="where the JSON goes (default bench-results/detect.json)")
     args = ap.parse_args()
     kinds = {k for k in args.kinds.split(",") if k}
     splits = ("tune", "check") if args.split == "all" else (args.split,)
@@ -164,8 +165,8 @@ def main() -> int:
         if r["kind"] != r["detected"]:
             print(f"  miss {r['file']} {r['kind']} -> {r['detected']}")
     result["sets"]["fixtures"] = conf
-    OUT.parent.mkdir(exist_ok=True)
-    OUT.write_text(json.dumps(result, indent=1, sort_keys=True) + "\n")
+    args.out.parent.mkdir(exist_ok=True)
+    args.out.write_text(json.dumps(result, indent=1, sort_keys=True) + "\n")
     return 0
 
 

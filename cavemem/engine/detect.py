@@ -78,8 +78,13 @@ _LOG_LINE = re.compile(
     rb"|^panic: |^goroutine \d+ \[|^\t\S+:\d+(?: \+0x[0-9a-f]+)?\r?$|^=== RUN |^[\t ]*--- (?:FAIL|PASS|SKIP): "
     rb"|^(?:ok|FAIL) {1,2}\t|^FAIL\r?$|panicked at |^ {2,}\d+: \S|^(?:PASS|FAIL) \S"
     rb"|^[\t ]*\xe2\x97\x8f |^(?:Tests|Test Suites|Snapshots|Time): +\S|^[\t ]+\d+ (?:passing|failing|pending)\b"
-    rb"|^[\t ]*> ?\d+ \||^[\t ]*[^\s:]+\.\w+:\d+: |^npm (?:ERR!|WARN|notice|error|warn) ?"
-    rb"|^#\d+ (?:\[|\d+\.\d+ |DONE|CACHED|ERROR)|^Step \d+/\d+ : |^commit [0-9a-f]{40}\b|^(?:Author|Date|Merge): )"
+    rb"|^[\t ]*> ?\d+ \||^[\t ]*[^\s:]+\.\w+:\d+: |^npm (?:ERR!|WARN|notice|error|warn|info|verb|verbose|http|sill|silly|timing) ?"
+    rb"|^#\d+ (?:\[|\d+\.\d+ |DONE|CACHED|ERROR)|^Step \d+/\d+ : |^commit [0-9a-f]{40}\b|^(?:Author|Date|Merge): "
+    # stack frames of other runtimes: Perl (``main::f(3) called at x.pl line 9``), Tcl
+    # (``invoked from within``, ``(procedure "f" line 1)``); CMake's diagnostics and status lines
+    rb"|\bcalled at \S+ line \d+|^[\t ]*(?:invoked|while executing|\(procedure \"|\(file \")"
+    rb"|^CMake (?:Debug Log|Warning|Error|Deprecation Warning)\b|^-- (?:Detecting|Check|Looking|Found|Could NOT"
+    rb"|Configuring|Generating|Build files|The \w+ compiler|Performing Test))"
     # path listings (``find``, ``pip show -f``, ``dpkg -L``): a line that is one relative or absolute
     # path (not a one-space RFC 822 continuation line: a DEP-5 copyright file's ``Files:`` values)
     rb"|^(?! \S)[\t ]*(?:\.{1,2}/|/)?[\w@+.,-]+(?:/[\w@+.,-]+)+/?[\t ]*\r?$"
@@ -97,6 +102,16 @@ _HIT_LINE = re.compile(rb"(?!\d{4}-\d\d-\d\d[ T]\d|\d\d:\d\d)[./~A-Za-z0-9_-][^:
 # grep's context line: ``path-line-`` (``-A``/``-B``/``-C``)
 _CONTEXT_LINE = re.compile(rb"(?!\d{4}-\d\d-\d\d)[./~A-Za-z0-9_][^:\s]{0,240}?-\d+-")
 _DIAGNOSTIC = re.compile(rb":\d+(?::\d+)?: (?:fatal error|error|warning|note)\b|^\s")
+_COMMENT_HEADS = (b"#", b"//", b"/*", b"*", b'"', b"--", b";", b"%", b"<!--", b"REM ", b"dnl ")
+_WORD = re.compile(rb"[(\"'`]?[A-Za-z][a-z'\xe2\x80\x99-]*[.,;:!?)\"'`]{0,2}")
+_STATEMENT = re.compile(
+    rb"[A-Za-z_][\w.:]*\(|(?:let|set|unlet|if|else|elseif|elif|endif|fi|then|do|done|for|foreach|while|end\w*"
+    rb"|return|local|my|our|sub|proc|function!?|call|setlocal|namespace|variable|export|source|case|esac|exe"
+    rb"|execute|include|unset|break|continue|try|catch|finally|echo|upvar|global)\b|[}\])]"
+)
+_STATEMENT_ENDS = (b"{", b"}", b";", b"\\", b"(", b"[")
+_NUMBERED_HIT = re.compile(rb"\d+[:=-]")
+_PATH_HEAD = re.compile(rb"[./~\w@+-][^\s:]*[./][^\s:]*")
 _SEARCH_LINE = re.compile(rb"[./~A-Za-z0-9_-][^:\n]{0,240}:\d+(?::\d+)?:|https?://\S")
 
 
@@ -128,6 +143,10 @@ def detect(data: bytes) -> str:
         return "search-result"
     if _looks_config(body):
         return "config"
+    from ..formats.tables import looks_plain_rows
+
+    if looks_plain_rows(body):
+        return "tabular"
     return "text"
 
 
@@ -219,6 +238,11 @@ def is_code(data: bytes, trimmed: bytes) -> bool:
         prose = _MD_CODE.sub(b"", data)
         if len(prose) < len(data) and len(_CODE_HEADS.findall(prose, 0, 1 << 16)) < 3:
             return False
+    shape = _line_shapes(data)
+    if shape == "prose":  # prose at the body's indent, code only in deeper blocks (pod, pydoc, rst)
+        return False
+    if shape == "code":  # statement lines of a language without C keywords (CMake, Vim, Tcl, make)
+        return True
     matches = 0
     for _ in _KEYWORDS.finditer(data):
         matches += 1
@@ -240,6 +264,39 @@ def is_code(data: bytes, trimmed: bytes) -> bool:
             if marks >= 3:
                 return True
     return False
+
+
+def _line_shapes(data: bytes) -> str:
+    """"prose", "code" or "" (undecided), from the lines at the body's indent (the commonest
+    one), comments aside. Prose there is sentences (six words or more, nearly all plain words):
+    a document that quotes code in indented blocks. Code there is statements: calls opening a
+    line (``set(X 1)``, ``include(...)``), statement words (``let``, ``endif``, ``proc``,
+    ``fi``), block ends, lines ending in ``{``, ``}``, ``;``, ``(``, ``[`` or a backslash. Measured on the
+    first 64 KiB."""
+    levels: dict[int, list[bytes]] = {}
+    for line in data[: 1 << 16].split(b"\n"):
+        body = line.strip()
+        if not body or body.startswith(_COMMENT_HEADS):
+            continue
+        levels.setdefault(len(line) - len(line.lstrip()), []).append(body)
+    if not levels:
+        return ""
+    body_lines = max(levels.values(), key=len)
+    if len(body_lines) < 8:
+        return ""
+    prose = sum(1 for line in body_lines if _is_sentence(line))
+    if prose * 2 >= len(body_lines):
+        return "prose"
+    stmts = sum(1 for line in body_lines if _STATEMENT.match(line) or line.endswith(_STATEMENT_ENDS))
+    everything = [line for lines in levels.values() for line in lines]
+    if stmts * 10 >= len(body_lines) * 7 and sum(map(_is_sentence, everything)) * 5 < len(everything):
+        return "code"
+    return ""
+
+
+def _is_sentence(line: bytes) -> bool:
+    words = line.split()
+    return len(words) >= 6 and sum(1 for w in words if _WORD.fullmatch(w)) * 5 >= len(words) * 4
 
 
 def _sql_script(data: bytes) -> bool:
@@ -292,6 +349,8 @@ def is_hit_list(data: bytes) -> bool:
         lines.pop()
     if len(lines) < 6:
         return False
+    if _heading_hits(lines):
+        return True
     hits = diag = context = 0
     for line in lines:
         if _HIT_LINE.match(line):
@@ -305,6 +364,21 @@ def is_hit_list(data: bytes) -> bool:
     if context and hits * 20 < len(lines):
         return False
     return (hits + context) * 3 >= len(lines) * 2 and hits >= 3 and diag * 10 <= len(lines)
+
+
+def _heading_hits(lines: list[bytes]) -> bool:
+    """Search output grouped under file headings (``rg --heading``, ``git grep --heading
+    --break``): a path line, then ``line:`` hits (``line-`` context), groups split by blank
+    lines or ``--``. Nine lines in ten have those shapes; hits outnumber headings."""
+    hits = heads = other = 0
+    for line in lines:
+        if _NUMBERED_HIT.match(line):
+            hits += 1
+        elif _PATH_HEAD.fullmatch(line.rstrip(b"\r")):
+            heads += 1
+        elif line.strip() and line != b"--":
+            other += 1
+    return hits >= 3 and heads >= 1 and hits >= heads and other * 10 <= len(lines)
 
 
 def _lines_vote(data: bytes, hit, *, min_lines: int, min_hits: int, share_den: int) -> bool:

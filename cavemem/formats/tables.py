@@ -158,3 +158,35 @@ def _commented_tsv(lines: list[str]) -> bool:
         return False
     counts = {row.count("\t") + 1 for row in rows}
     return len(counts) <= 2 and max(counts) - min(counts) <= 1
+
+
+def looks_plain_rows(data: bytes) -> bool:
+    """Rows with no header the strict readers know (``column -t``, ``vmstat``, padded
+    ``dpkg-query`` fields, ``sqlite3 -list``): at least 8 lines, every one split by the same
+    number of ``|`` or ``:`` (two or more), or nine in ten sharing two or more blank gutters with
+    text on both sides. Detection asks this only of what would otherwise be prose."""
+    text = data[: 1 << 16].decode("utf-8", "ignore")
+    lines = [line.rstrip("\r") for line in text.split("\n")]
+    if len(data) > 1 << 16:
+        lines.pop()
+    lines = [line for line in lines if line.strip()]
+    if len(lines) < 8:
+        return False
+    for sep in "|;":
+        counts = {line.count(sep) for line in lines}
+        if len(counts) == 1 and min(counts) >= 2:
+            return True
+    return _gutters(lines[:200]) >= 2
+
+
+def _gutters(lines: list[str]) -> int:
+    """Columns blank in nine lines in ten, each with text on both sides in nine lines in ten."""
+    width = max(len(line) for line in lines)
+    blank = [0] * width
+    for line in lines:
+        for j in range(width):
+            if j >= len(line) or line[j] == " ":
+                blank[j] += 1
+    need = len(lines) * 9 / 10
+    cols = [j for j in range(1, width - 1) if blank[j] >= need and blank[j - 1] < need]
+    return sum(1 for g in cols if sum(1 for r in lines if r[:g].strip() and r[g:].strip()) >= need)
