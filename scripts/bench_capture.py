@@ -98,6 +98,14 @@ def run_devset(mode: str, tmp: str) -> dict:
         for a, b in g.get("distinct", ()):  # near-but-distinct items: capture must keep both current
             ok = all(any(mem.show(i).current for i in all_matched.get(k, ())) for k in (a, b))
             per[name]["distinct"].append({"a": a, "b": b, "ok": ok})
+    olds = {old for g in gold.values() for old, _ in g["updates"]}
+    current = {}
+    for (text, proj) in mem.store.read("SELECT text, project FROM memories WHERE valid_until IS NULL"):
+        current.setdefault(proj, []).append(text.lower())
+    for name, g in gold.items():  # lost: an item once captured that no current memory holds, though no update replaced it
+        per[name]["lost"] = [item["id"] for item in g["gold"] if f"{name[:-6]}:{item['id']}" in matched_ids
+                             and f"{name[:-6]}:{item['id']}" not in olds
+                             and not any(all(w.lower() in t for w in item["must"]) for t in current.get(g["project"], ()))]
     mem.close()
     ccr.close()
     return {"files": per, "ms_per_file": sorted(times)}
@@ -113,7 +121,7 @@ def summarise(per: dict, split: str | None) -> dict:
             "stored": stored, "precision": sum(r["correct"] for r in rows) / stored if stored else 0.0,
             "noise": sum(len(r["noise"]) for r in rows), "secrets": sum(len(r["secrets"]) for r in rows),
             "updates": f"{sum(u['ok'] for u in ups)}/{len(ups)}",
-            "distinct": f"{sum(d['ok'] for d in dis)}/{len(dis)}"}
+            "distinct": f"{sum(d['ok'] for d in dis)}/{len(dis)}", "lost": sum(len(r.get("lost", ())) for r in rows)}
 
 
 def big_transcript(tmp: str, mb: int) -> dict:
@@ -301,18 +309,18 @@ def main() -> int:
             out["hooks"] = hook_latency(tmp, args.hook_runs)
         if args.big_mb:
             out["big"] = big_transcript(tmp, args.big_mb)
-    print(f"{'mode':9} {'split':8} {'files':>5} {'gold':>4} {'recall':>7} {'stored':>6} {'prec':>6} {'noise':>5} {'secret':>6} {'updates':>7} {'distinct':>8}")
+    print(f"{'mode':9} {'split':8} {'files':>5} {'gold':>4} {'recall':>7} {'stored':>6} {'prec':>6} {'noise':>5} {'secret':>6} {'updates':>7} {'distinct':>8} {'lost':>4}")
     for mode in ("baseline", "rules"):
         for split in ("tune", "check", "fresh", "newfresh", "fresh4", "fresh5") + (("fresh6", "all") if args.held_out else ()):
             s = out[mode][split]
             print(f"{mode:9} {split:8} {s['files']:>5} {s['gold']:>4} {s['recall']:>7.1%} {s['stored']:>6} {s['precision']:>6.1%} "
-                  f"{s['noise']:>5} {s['secrets']:>6} {s['updates']:>7} {s['distinct']:>8}")
+                  f"{s['noise']:>5} {s['secrets']:>6} {s['updates']:>7} {s['distinct']:>8} {s['lost']:>4}")
     for name, r in sorted(out["rules"]["files"].items()):
         if r["split"] in HELD_OUT:  # totals only: its items are never read, so it stays held out
             continue
-        if r["missed"] or r["wrong"] or r["noise"] or r["secrets"] or not all(u["ok"] for u in r["updates"] + r["distinct"]):
+        if r["missed"] or r["wrong"] or r["noise"] or r["secrets"] or r["lost"] or not all(u["ok"] for u in r["updates"] + r["distinct"]):
             print(f"  {r['split']:8} {name}: missed={r['missed']} wrong={r['wrong']} noise={r['noise']} secrets={r['secrets']} "
-                  f"updates={[u for u in r['updates'] if not u['ok']]} distinct={[d for d in r['distinct'] if not d['ok']]}")
+                  f"updates={[u for u in r['updates'] if not u['ok']]} distinct={[d for d in r['distinct'] if not d['ok']]} lost={r['lost']}")
     for split in ("tune", "check"):
         u = out["used_detector"][split]
         print(f"used detector {split:5}: {u['cases']} labelled replies, precision {u['precision']:.1%}, recall {u['recall']:.1%}")

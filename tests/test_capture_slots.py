@@ -39,6 +39,7 @@ def test_a_later_session_updates_a_value_worded_differently(tmp_path, stores):
     assert [r.text for r in mem.history(later[0]["id"])] == ["It runs from a systemd timer at 02:00 every day.",
                                                               "The nightly sync now runs at 01:15 instead of 02:00."]
     assert _current(mem) == ["The nightly sync now runs at 01:15 instead of 02:00.",
+                             "Warehouse for dev is TRANSFORM_XS.",  # the part about dev did not change
                              "We moved prod to TRANSFORM_XL, L was too slow for the nightly run."]
 
 
@@ -83,3 +84,22 @@ def test_near_but_distinct_values_never_supersede(tmp_path, stores):
 ])
 def test_replaces_reads_typed_values(new, old, hit):
     assert (slots.replaces(new, old) > 0) is hit
+
+
+def test_an_update_of_one_value_keeps_the_other_facts_of_that_memory_current(tmp_path, stores):
+    mem, ccr = stores
+    first = capture_transcript(mem, _session(tmp_path / "a.jsonl", "s1", "Godot 4.2 project, gdscript only, no C#. target is 60fps on a steam deck."),
+                               ccr=ccr, project="p").stored
+    got = capture_transcript(mem, _session(tmp_path / "b.jsonl", "s2", "We bumped to godot 4.3 for the new tilemap layers."),
+                             ccr=ccr, project="p").stored
+    assert got[0]["supersedes"] == first[0]["id"]
+    assert _current(mem) == ["Gdscript only, no C#, target is 60fps on a steam deck.", "We bumped to godot 4.3 for the new tilemap layers."]
+    rest = mem.store.read("SELECT c.source_session FROM memories m JOIN mem_capture c ON c.id = m.id WHERE m.text LIKE 'Gdscript%'")
+    assert rest == [("s1",)]  # the kept part points at where it was said
+
+
+def test_residual_is_empty_when_the_whole_memory_was_the_changed_value():
+    assert slots.residual("The API server runs on port 8000 locally.", "The API server now runs on port 8081.") == ""
+    assert slots.residual("Experiments are tracked in wandb.", "We're switching tracking from wandb to mlflow.") == ""
+    assert slots.residual("Warehouse for dev is TRANSFORM_XS, prod uses TRANSFORM_L.",
+                          "We moved prod to TRANSFORM_XL.") == "Warehouse for dev is TRANSFORM_XS."

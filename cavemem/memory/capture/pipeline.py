@@ -90,6 +90,7 @@ def store_candidate(memory, cand: extract.Candidate, project: str, session: str,
     try:
         if old is not None and old.text != cand.text:
             rec = memory.supersede(old.id, cand.text)
+            _keep_rest(memory, old, cand, project)
         else:
             rec = memory.remember(cand.text, project=project, session=session or None, kind=cand.kind,
                                   entity=cand.entity, tags=("capture", cand.capture_kind), at=at)
@@ -106,6 +107,26 @@ def store_candidate(memory, cand: extract.Candidate, project: str, session: str,
     memory.store.write(txn, "capture")
     return {"id": rec.id, "status": status, "capture_kind": cand.capture_kind, "confidence": cand.confidence,
             **({"supersedes": old.id} if status == "superseded" and old is not None else {})}
+
+
+def _keep_rest(memory, old, cand: extract.Candidate, project: str) -> None:
+    """The other facts the replaced memory held stay current, as a memory of their own with the
+    old one's provenance (an update of one value must not drop its neighbours)."""
+    rest = slots.residual(old.text, cand.text)
+    if not rest:
+        return
+    try:
+        rec = memory.remember(rest, project=project, session=old.session, kind=old.kind, tags=old.tags or ("capture",), at=old.created_at)
+    except CaveError:
+        return
+
+    def txn(conn):
+        schema.ensure(conn)
+        conn.execute("INSERT OR IGNORE INTO mem_capture (id, confidence, source_session, source_message, capture_kind, captured) "
+                     "SELECT ?, confidence, source_session, source_message, capture_kind, 1 FROM mem_capture WHERE id = ?",
+                     (rec.id, old.id))
+
+    memory.store.write(txn, "capture")
 
 
 def candidates(messages, report: "CaptureReport") -> list:

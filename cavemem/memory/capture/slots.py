@@ -160,3 +160,28 @@ def replaced(memory, project: str, cand) -> object | None:
         if score > best:
             best, pick = score, rec
     return pick
+
+
+_CLAUSES = re.compile(r"(?<=[.!;])\s+|,\s+|\s+and\s+(?=[a-z])", re.I)
+
+
+def residual(old_text: str, new_text: str) -> str:
+    """What ``old_text`` said besides the values ``new_text`` changes ("Godot 4.2 project, gdscript
+    only. target is 60fps" updated by "we bumped to godot 4.3" leaves "gdscript only. target is
+    60fps"), or "" when nothing else was said — so an update never drops the other facts."""
+    new, old = values(new_text), values(old_text)
+    changed = {k for k in new.keys() & old.keys() if new[k] - old[k]}
+    if not changed:
+        return ""  # not an update by value (e.g. "from wandb to mlflow"): the whole memory was replaced
+    sn = scopes(new_text)
+    keep = [c.strip(" .;,") for c in _CLAUSES.split(old_text) if c.strip(" .;,") and not _SUBJECT_ONLY.fullmatch(c.strip(" .;,"))
+            and (not changed & values(c).keys() or (scopes(c) and sn and not scopes(c) & sn))]
+    text = ", ".join(keep)
+    if len(keep) == len(_CLAUSES.split(old_text)) or len(text) < 12 or len(text.split()) < 3:
+        return ""
+    return text[:1].upper() + text[1:] + "."
+
+
+# a clause that only names what the values were about ("flask app", "the NAS", "SwiftUI app")
+_SUBJECT_ONLY = re.compile(r"(?:the\s+|our\s+|a\s+)?[\w.#+-]+(?:\s+[\w.#+-]+)?\s+(?:app|project|service|repo|codebase|site|game|cli|"
+                           r"api|library|lib|server|box|tool)|(?:the\s+|our\s+)?[\w.#+-]+", re.I)
