@@ -81,6 +81,7 @@ def test_near_but_distinct_values_never_supersede(tmp_path, stores):
     ("The staging api moved to api2.shop.dev.", "The staging api is at staging.shop.dev.", True),
     ("Backups now run at 04:00.", "Backups run every night at 03:00.", True),
     ("The report now runs at 04:00.", "Backups run every night at 03:00.", False),
+    ("Node 3 is down since the outage.", "We are on Node 20 everywhere.", False),  # a name, not a change of version
 ])
 def test_replaces_reads_typed_values(new, old, hit):
     assert (slots.replaces(new, old) > 0) is hit

@@ -6,9 +6,11 @@ updates. Here a statement is read as typed values — a version of a named thing
 port, a host, a path, a quantity with its unit, a constant — and a new statement replaces the current
 memory that holds a *different* value of the same type about the same subject:
 
-* a version of the same named thing ("python 3.11" → "python 3.12", "min iOS 16" → "iOS to 17");
-* any other type when the new statement says it changed (now / moved / instead of / new …) and both
-  share a subject word, or the new one names the old value ("01:15 instead of 02:00").
+when the new statement says it changed (now / moved / bumped / instead of / new …) and
+
+* it is a version of the same named thing ("python 3.11" → "we moved to python 3.12"), or
+* it names the old value ("01:15 instead of 02:00"), or
+* both share a subject word or a value family (TRANSFORM_L → TRANSFORM_XL) in the same scope.
 
 Never across scopes: a statement about staging never replaces one about prod (scope words are read
 in the text and inside host names), and a bug-fix memory (an event, not a current value) is never
@@ -128,7 +130,7 @@ def replaces(new_text: str, old_text: str) -> int:
         nv, ov = new[kind], old[kind]
         if not nv - ov:
             continue  # only values the old memory already holds: a restatement, not an update
-        if kind.startswith("version:") or (changed and nv & ov):
+        if changed and (kind.startswith("version:") or nv & ov):
             best = 3  # "python 3.11" -> "python 3.12"; "01:15 instead of 02:00"
         elif changed and (sn <= so if sn else not so) and (subject_words(new_text, new) & subject_words(old_text, old)
                                                    or _stems(nv) & _stems(ov)):
