@@ -4,9 +4,8 @@ Why not the entity key alone: two sessions rarely word one subject the same way 
 systemd timer at 02:00" / "the nightly sync now runs at 01:15"), so an exact key misses most real
 updates. Here a statement is read as typed values — a version of a named thing, a time of day, a
 port, a host, a path, a quantity with its unit, a constant — and a new statement replaces the current
-memory that holds a *different* value of the same type about the same subject:
-
-when the new statement says it changed (now / moved / bumped / instead of / new …) and
+memory that holds a *different* value of the same type, when the new statement says it changed
+(now / moved / bumped / instead of / new …) and
 
 * it is a version of the same named thing ("python 3.11" → "we moved to python 3.12"), or
 * it names the old value ("01:15 instead of 02:00"), or
@@ -14,7 +13,8 @@ when the new statement says it changed (now / moved / bumped / instead of / new 
 
 Never across scopes: a statement about staging never replaces one about prod (scope words are read
 in the text and inside host names), and a bug-fix memory (an event, not a current value) is never
-replaced. The supersede is an ordinary one: ``history`` shows it, ``review reject`` undoes it.
+replaced. The supersede is an ordinary one: ``history`` shows it, ``review reject`` undoes it; the
+other facts the replaced memory held stay current (:func:`residual`).
 """
 
 from __future__ import annotations
