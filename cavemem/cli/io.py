@@ -82,7 +82,13 @@ def stdout_is_tty() -> bool:
 
 def run_and_exit(run, argv: list[str] | None) -> None:
     """A console-script ``main``: ``run(argv)`` (default ``sys.argv[1:]``) gives the exit
-    status; a closed stdout (``| head``) exits 1 and Ctrl-C 130, without a traceback."""
+    status; a closed stdout (``| head``) exits 1 and Ctrl-C 130, without a traceback.
+    Compiled regular expressions come from the disk cache (:mod:`.recache`; ``CAVEMAN_RE_CACHE=0``
+    turns it off)."""
+    if os.environ.get("CAVEMAN_RE_CACHE", "") != "0":
+        from . import recache
+
+        recache.install()
     try:
         code = run(sys.argv[1:] if argv is None else argv)
     except BrokenPipeError:
@@ -104,6 +110,9 @@ def _silence_stdout() -> None:
 
 def exit_now(code: int) -> None:
     """Flush and leave without interpreter teardown (freeing big caches costs tens of ms)."""
+    recache = sys.modules.get("cavemem.cli.recache")
+    if recache is not None:
+        recache.flush()
     try:
         sys.stdout.flush()
     except Exception:
