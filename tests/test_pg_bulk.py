@@ -95,3 +95,30 @@ def test_a_load_cut_off_with_its_indexes_dropped_is_repaired_at_next_open(pg_url
     pgconn.close_all()
     Memory(pg_url, cwd=str(tmp_path))
     assert set(pg_store.SEARCH_INDEXES) <= present()
+
+
+def test_hnsw_is_built_once_the_vectors_pass_the_exact_size(pg_url, monkeypatch):
+    np = pytest.importorskip("numpy")
+    from cavemem.embed import pg_vectors
+
+    monkeypatch.setattr(pg_vectors, "EXACT_ROWS", 40)
+    Memory(pg_url)
+    idx = pg_vectors.PgVectorIndex(pg_url + ".vectors", dim=16, model="test-16")
+    rng = np.random.default_rng(5)
+    vecs = rng.normal(size=(90, 16)).astype(np.float32)
+    vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+    ids = [f"mem_{i:016x}" for i in range(90)]
+
+    def hnsw() -> bool:
+        return idx.srv.query(f"SELECT to_regclass('{idx.tab}_hnsw') IS NOT NULL")[0][0]
+
+    idx.add(ids[:30], vecs[:30], fingerprint=[30, 30])
+    assert not hnsw()  # small: exact scans, no index to keep
+    idx.add(ids[30:80], vecs[30:80])  # a sync's chunks: no fingerprint yet, no build
+    assert not hnsw()
+    idx.set_fingerprint([80, 80])  # the sync is done: built once
+    assert hnsw()
+    idx.add(ids[80:], vecs[80:], fingerprint=[90, 90])  # kept current from then on
+    q = vecs[3] + 0.1 * vecs[85]
+    exact = sorted(range(90), key=lambda i: -float(vecs[i] @ q))[:5]
+    assert [h[0] for h in idx.search(q, 5)] == [ids[i] for i in exact]

@@ -12,8 +12,10 @@ like ``$CAVEMAN_HOME`` (``mem.db`` and ``ccr.db``). What is copied, losslessly:
 Resumable and idempotent: items already in the target (same memory id, session, handle) are
 skipped, each batch is one transaction, so an interrupted run is simply run again. Verified: after
 copying, each item of the source is looked up in the target and compared by a sha256 over its
-full content; any difference fails the run. Vectors are derived data and are not copied (run
-``cavemem embed enable`` on the target).
+full content; any difference fails the run.
+- the vector indexes (MiniLM's and the static table's): every (id, vector) as float32, checked by
+  count and a sha256 over each vector's bytes; the target's index is then marked in step with its
+  store, so no re-embedding is needed. Without numpy (no index can exist) nothing is copied.
 """
 
 from __future__ import annotations
@@ -86,7 +88,8 @@ def copy_memories(src, dst) -> int:
             marks = ",".join("?" * len(ids))
             have = {r[0] for r in conn.execute(f"SELECT id FROM memories WHERE id IN ({marks})", ids).fetchall()}
             items = [(r, index_terms(r)) for r in recs if r.id not in have]
-            insert_rows(conn, items)
+            bulk = getattr(conn, "insert_rows", None)  # PostgreSQL's COPY path
+            bulk(items) if bulk is not None else insert_rows(conn, items)
             bump_corpus(conn, len(items), sum(len(t) for _, t in items))
             return len(items)
 
@@ -234,6 +237,81 @@ def recovery_digests(store, handles: list[str] | None = None) -> dict[str, str]:
 
 # -- the whole run ----------------------------------------------------------------------------------------
 
+# -- vector indexes ----------------------------------------------------------------------------------------
+
+def _vector_kinds() -> list[tuple[str, str, int]]:
+    """(sidecar suffix, model, dim) of each vector index a store can have."""
+    from ..embed import DIM, INDEX_MODEL
+    from ..embed.distill import DIM as STATIC_DIM
+    from ..embed.static import INDEX_MODEL as STATIC_MODEL
+
+    return [(".vectors", INDEX_MODEL, DIM), (".static-vectors", STATIC_MODEL, STATIC_DIM)]
+
+
+def _vector_index(location: str, suffix: str, model: str, dim: int):
+    from ..embed.vectors import VectorIndex
+
+    return VectorIndex((location if is_postgres(location) else os.path.join(location, "mem.db")) + suffix, dim=dim, model=model)
+
+
+def source_vectors(location: str) -> list:
+    """The vector indexes present at ``location`` as (suffix, index)."""
+    import importlib.util
+
+    if importlib.util.find_spec("numpy") is None:
+        return []
+    found = []
+    for suffix, model, dim in _vector_kinds():
+        idx = _vector_index(location, suffix, model, dim)
+        if idx.exists():
+            found.append((suffix, idx))
+    return found
+
+
+def vector_digests(idx, ids: list[str] | None = None) -> dict[str, str]:
+    """id → sha256 of its vector's float32 bytes (of ``ids`` that the index holds; all by default)."""
+    present = idx.ids()
+    if ids is not None:
+        held = set(present)
+        present = [m for m in ids if m in held]
+    out: dict[str, str] = {}
+    for i in range(0, len(present), BATCH):
+        chunk = present[i : i + BATCH]
+        for m, vec in zip(chunk, idx.vectors(chunk)):
+            out[m] = hashlib.sha256(vec.astype("<f4").tobytes()).hexdigest()
+    return out
+
+
+def copy_vectors(src_idx, target: str, suffix: str, dst_mem) -> tuple[object, int]:
+    """Every vector of ``src_idx`` not yet in the target's index of the same model."""
+    from ..embed.scorer import store_fingerprint
+
+    dst = _vector_index(target, suffix, src_idx.model, src_idx.dim)
+    ids = src_idx.ids()
+    have = set(dst.ids()) if dst.exists() else set()
+    todo = [m for m in ids if m not in have]
+    copied = 0
+    for i in range(0, len(todo), BATCH):
+        chunk = todo[i : i + BATCH]
+        copied += dst.add(chunk, src_idx.vectors(chunk))
+    if not dst.exists():
+        dst.create()
+    dst.set_fingerprint(store_fingerprint(dst_mem) if len(dst) == len(ids) else None)
+    return dst, copied
+
+
+def _copy_and_check_vectors(vecs: dict, target: str, dst_mem, report: dict) -> list[str]:
+    """Copy each source vector index; record counts in ``report``; the ids whose vector differs."""
+    bad: list[str] = []
+    for suffix, (idx, digests) in vecs.items():
+        dst, n = copy_vectors(idx, target, suffix, dst_mem)
+        got = vector_digests(dst, list(digests))
+        report["copied"].setdefault("vectors", {})[idx.model] = n
+        report.setdefault("verified", {}).setdefault("vectors", {})[idx.model] = sum(got.get(m) == d for m, d in digests.items())
+        bad += [f"vector:{m}" for m, d in digests.items() if got.get(m) != d]
+    return bad
+
+
 def _summary(mem: dict, ccr: dict, capture: tuple[int, str]) -> dict:
     return {"memories": len(mem), "memories_sha256": _digest(*sorted(mem.values())),
             "recoveries": len(ccr), "recoveries_sha256": _digest(*sorted(ccr.values())),
@@ -249,20 +327,24 @@ def migrate(source: str, target: str, *, dry_run: bool = False) -> dict:
     mem, ccr = memory_digests(src_mem), recovery_digests(src_ccr)
     sessions = [r[0] for r in src_mem.read("SELECT session FROM cap_sessions ORDER BY session")]
     source_summary = _summary(mem, ccr, capture_digest(src_mem))
-    report = {"from": describe(source), "to": describe(target), "dry_run": dry_run, "source": source_summary,
-              "vectors": "not copied (derived data): run `cavemem embed enable` against the target"}
+    vecs = {suffix: (idx, vector_digests(idx)) for suffix, idx in source_vectors(source)}
+    source_summary["vectors"] = {idx.model: {"rows": len(d), "sha256": _digest(*sorted(d.values()))}
+                                 for idx, d in vecs.values()}
+    report = {"from": describe(source), "to": describe(target), "dry_run": dry_run, "source": source_summary}
     if dry_run:
         return report
     dst_mem, dst_ccr = open_stores(target, create=True)
     report["copied"] = {"memories": copy_memories(src_mem, dst_mem), "sessions": copy_capture(src_mem, dst_mem),
                         "recoveries": copy_recoveries(src_ccr, dst_ccr)}
+    bad_vectors = _copy_and_check_vectors(vecs, target, dst_mem, report)
     got_mem, got_ccr = memory_digests(dst_mem, list(mem)), recovery_digests(dst_ccr, list(ccr))
     caps = capture_digest(dst_mem, sessions, list(mem))
     src_caps = capture_digest(src_mem, sessions, list(mem))
     bad = [m for m in mem if got_mem.get(m) != mem[m]] + [h for h in ccr if got_ccr.get(h) != ccr[h]]
-    report["verified"] = {"memories": len(mem) - sum(1 for m in mem if got_mem.get(m) != mem[m]),
+    report.setdefault("verified", {}).update({"memories": len(mem) - sum(1 for m in mem if got_mem.get(m) != mem[m]),
                           "recoveries": len(ccr) - sum(1 for h in ccr if got_ccr.get(h) != ccr[h]),
-                          "capture_rows": caps[0], "capture_match": caps == src_caps}
+                          "capture_rows": caps[0], "capture_match": caps == src_caps})
+    bad += bad_vectors
     if bad or caps != src_caps:
         raise CaveError("cave_memory_conflict", f"migrate: verification failed: {len(bad)} item(s) differ in the target"
                         + ("" if caps == src_caps else ", capture tables differ") + f" (first: {', '.join(bad[:3])})")

@@ -43,9 +43,11 @@ def run(opts: dict) -> int:
         done = report.get("copied", {})
         io.write_stdout((f"{report['from']} -> {report['to']}: {verb} {done.get('memories', src['memories'])} memories, "
                          f"{done.get('sessions', '-')} sessions, {done.get('recoveries', src['recoveries'])} recovery records"
+                         + "".join(f", {n} {model} vectors" for model, n in
+                                   (done.get("vectors") or {m: v["rows"] for m, v in src.get("vectors", {}).items()}).items())
                          + ("" if report["dry_run"] else f"; verified {src['memories']} memories and {src['recoveries']} records")
                          + "\n").encode())
-    io.write_stderr_line(io.json_line({k: v for k, v in report.items() if k != "vectors"}))
+    io.write_stderr_line(io.json_line(report))
     return 0
 
 
