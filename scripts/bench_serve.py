@@ -135,20 +135,25 @@ def start_server(home: Path, workers: int = 1, readers: int = 2, source: str | N
         env["PYTHONPATH"] = source
     if workers != 1:
         argv += ["--workers", str(workers)]
-    proc = subprocess.Popen(argv, env=env, cwd=str(home), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    log = open(home / f"serve-{port}.log", "w")  # a file, not a pipe: a chatty server must never block on it
+    proc = subprocess.Popen(argv, env=env, cwd=str(home), stdout=subprocess.PIPE, stderr=log, text=True)
+    log.close()
     for _ in range(5):
         if proc.stdout.readline().startswith("open once"):
             break
     token = (home / "serve.token").read_text().strip()
-    for _ in range(600):
+    deadline = time.monotonic() + 180
+    while True:
         try:
-            c = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
             c.request("GET", "/api/v1/stats", headers={"Authorization": f"Bearer {token}"})
             if c.getresponse().status == 200:
-                break
+                return proc, port, token
         except OSError:
             time.sleep(0.1)
-    return proc, port, token
+        if time.monotonic() > deadline or proc.poll() is not None:
+            stop(proc)
+            raise SystemExit(f"server {' '.join(argv[2:])} not ready: {(home / f'serve-{port}.log').read_text()[-2000:]}")
 
 
 def stop(proc) -> None:

@@ -137,8 +137,16 @@ def served(cave_home):
         yield {"port": port, "token": token, "link": link, "proc": proc, "home": cave_home}
     finally:
         if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+            workers = _children(proc.pid)
+            proc.terminate()
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+            for pid in workers:  # the workers notice a dead parent by themselves; this only hurries them
+                if _alive(pid):
+                    os.kill(pid, signal.SIGKILL)
 
 
 def _children(pid: int) -> list[int]:
@@ -150,6 +158,14 @@ def _children(pid: int) -> list[int]:
         except (OSError, IndexError, ValueError):
             pass
     return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/status") as fh:
+            return "zombie" not in fh.read()
+    except OSError:
+        return False
 
 
 def test_two_workers_keep_every_write_share_logins_and_stop_cleanly(served):
@@ -185,7 +201,7 @@ def test_two_workers_keep_every_write_share_logins_and_stop_cleanly(served):
     assert _request(port, "GET", "/api/v1/stats", token, headers={"Host": "evil.example"})[0].status == 400
     proc.send_signal(signal.SIGTERM)
     assert proc.wait(timeout=30) == 0
-    assert not [p for p in workers if os.path.exists(f"/proc/{p}") and "zombie" not in open(f"/proc/{p}/status").read()]
+    assert not [p for p in workers if _alive(p)]
     logged = proc.stderr.read()
     assert "Traceback" not in logged and token not in logged and "code=" not in logged, logged[-2000:]
     with Memory(str(served["home"] / "mem.db"), cwd=str(served["home"])) as m:
@@ -207,3 +223,14 @@ def test_http_recall_is_the_cli_recall_with_meaning(served):
     assert cli.returncode == 0, cli.stderr
     assert http_hits == [(h["id"], h["text"]) for h in json.loads(cli.stdout)["hits"]]
     assert http_hits and http_hits[0][1].startswith("my car is parked")
+
+
+def test_workers_stop_when_the_launcher_is_killed(served):
+    workers = [p for p in _children(served["proc"].pid) if "spawn_main" in open(f"/proc/{p}/cmdline").read()]
+    assert len(workers) == 2
+    served["proc"].kill()  # SIGKILL: uvicorn's supervisor gets no chance to stop them
+    served["proc"].wait()
+    deadline = time.monotonic() + 30
+    while any(_alive(p) for p in workers) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not [p for p in workers if _alive(p)]

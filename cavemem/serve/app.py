@@ -8,6 +8,7 @@ import importlib.util
 import json
 import os
 import secrets
+import time
 
 from starlette.applications import Starlette
 from starlette.responses import JSONResponse
@@ -105,10 +106,28 @@ def worker_app():
     from .. import Memory  # the API layer's Memory: it plugs in the semantic scorers, as the CLI's does
 
     cfg = json.loads(os.environ[WORKER_ENV])
+    if cfg.get("workers", 1) > 1:
+        _stop_with_parent()
     token, _ = load_token(create=False)
     guarded, _ = create_app(Memory(), token=token, host=cfg["host"], port=cfg["port"], readers=cfg["readers"],
                             salt=cfg["salt"], owns_memory=True)
     return guarded
+
+
+def _stop_with_parent() -> None:
+    """A worker whose launcher died (SIGKILL leaves no time to stop them) stops itself gracefully
+    instead of holding the store open as an orphan."""
+    import signal
+    import threading
+
+    parent = os.getppid()
+
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    threading.Thread(target=watch, name="cavemem-parent-watch", daemon=True).start()
 
 
 def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *, open_browser: bool = False, out=None,
@@ -121,7 +140,7 @@ def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *, open_browser: b
     token, source = load_token()
     check_bind(host, source)
     salt = secrets.token_hex(16)
-    os.environ[WORKER_ENV] = json.dumps({"host": host, "port": port, "readers": readers, "salt": salt})
+    os.environ[WORKER_ENV] = json.dumps({"host": host, "port": port, "readers": readers, "salt": salt, "workers": workers})
     url = base_url(host, port)
     link = f"{url}/login?code={Sessions(token, salt).new_code()}"
     mcp = "/mcp" if importlib.util.find_spec("mcp") is not None else "off: no [mcp] extra"

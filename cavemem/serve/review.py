@@ -11,10 +11,9 @@ from __future__ import annotations
 import re
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from .api import _qint, body_text, handler, read_json
+from .api import JSONResponse, _qint, body_text, handler, read_json
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 SCAN_LIMIT = 2000
