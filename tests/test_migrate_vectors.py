@@ -12,7 +12,7 @@ from datetime import datetime, timezone
 import pytest
 
 from cavemem import Memory
-from cavemem.memory import migrate as mig
+from cavemem.embed import migrate as mig
 from conftest import cli_argv
 
 pytest.importorskip("numpy")
@@ -82,7 +82,7 @@ def test_a_changed_vector_fails_verification(pg_url, tmp_path):
     src.remember(FACTS[0], project="shop")
     [s.sync() for s in src.scorers if hasattr(s, "sync")]
     (suffix, idx), = mig.source_vectors(str(home))
-    dst = mig._vector_index(pg_url, suffix, idx.model, idx.dim)
+    dst = mig.vector_index(pg_url, suffix, idx.model, idx.dim)
     ident = idx.ids()[0]
     Memory(pg_url, cwd=str(tmp_path))  # the target store exists; its index holds a different vector for the id
     dst.add([ident], np.ones((1, idx.dim), dtype=np.float32) / np.sqrt(idx.dim))

@@ -13,16 +13,15 @@ Resumable and idempotent: items already in the target (same memory id, session, 
 skipped, each batch is one transaction, so an interrupted run is simply run again. Verified: after
 copying, each item of the source is looked up in the target and compared by a sha256 over its
 full content; any difference fails the run.
-- the vector indexes (MiniLM's and the static table's): every (id, vector) as float32, checked by
-  count and a sha256 over each vector's bytes; the target's index is then marked in step with its
-  store, so no re-embedding is needed. Without numpy (no index can exist) nothing is copied.
+- whatever ``extras`` copy besides (the CLI passes :class:`cavemem.embed.migrate.VectorCopy`: the
+  vector indexes, which this layer does not know), each with its own counts and verification.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from ..errors import CaveError
 from ..store.backend import is_postgres, mask_url
@@ -237,106 +236,40 @@ def recovery_digests(store, handles: list[str] | None = None) -> dict[str, str]:
 
 # -- the whole run ----------------------------------------------------------------------------------------
 
-# -- vector indexes ----------------------------------------------------------------------------------------
-
-def _vector_kinds() -> list[tuple[str, str, int]]:
-    """(sidecar suffix, model, dim) of each vector index a store can have."""
-    from ..embed import DIM, INDEX_MODEL
-    from ..embed.distill import DIM as STATIC_DIM
-    from ..embed.static import INDEX_MODEL as STATIC_MODEL
-
-    return [(".vectors", INDEX_MODEL, DIM), (".static-vectors", STATIC_MODEL, STATIC_DIM)]
-
-
-def _vector_index(location: str, suffix: str, model: str, dim: int):
-    from ..embed.vectors import VectorIndex
-
-    return VectorIndex((location if is_postgres(location) else os.path.join(location, "mem.db")) + suffix, dim=dim, model=model)
-
-
-def source_vectors(location: str) -> list:
-    """The vector indexes present at ``location`` as (suffix, index)."""
-    import importlib.util
-
-    if importlib.util.find_spec("numpy") is None:
-        return []
-    found = []
-    for suffix, model, dim in _vector_kinds():
-        idx = _vector_index(location, suffix, model, dim)
-        if idx.exists():
-            found.append((suffix, idx))
-    return found
-
-
-def vector_digests(idx, ids: list[str] | None = None) -> dict[str, str]:
-    """id → sha256 of its vector's float32 bytes (of ``ids`` that the index holds; all by default)."""
-    present = idx.ids()
-    if ids is not None:
-        held = set(present)
-        present = [m for m in ids if m in held]
-    out: dict[str, str] = {}
-    for i in range(0, len(present), BATCH):
-        chunk = present[i : i + BATCH]
-        for m, vec in zip(chunk, idx.vectors(chunk)):
-            out[m] = hashlib.sha256(vec.astype("<f4").tobytes()).hexdigest()
-    return out
-
-
-def copy_vectors(src_idx, target: str, suffix: str, dst_mem) -> tuple[object, int]:
-    """Every vector of ``src_idx`` not yet in the target's index of the same model."""
-    from ..embed.scorer import store_fingerprint
-
-    dst = _vector_index(target, suffix, src_idx.model, src_idx.dim)
-    ids = src_idx.ids()
-    have = set(dst.ids()) if dst.exists() else set()
-    todo = [m for m in ids if m not in have]
-    copied = 0
-    for i in range(0, len(todo), BATCH):
-        chunk = todo[i : i + BATCH]
-        copied += dst.add(chunk, src_idx.vectors(chunk))
-    if not dst.exists():
-        dst.create()
-    dst.set_fingerprint(store_fingerprint(dst_mem) if len(dst) == len(ids) else None)
-    return dst, copied
-
-
-def _copy_and_check_vectors(vecs: dict, target: str, dst_mem, report: dict) -> list[str]:
-    """Copy each source vector index; record counts in ``report``; the ids whose vector differs."""
-    bad: list[str] = []
-    for suffix, (idx, digests) in vecs.items():
-        dst, n = copy_vectors(idx, target, suffix, dst_mem)
-        got = vector_digests(dst, list(digests))
-        report["copied"].setdefault("vectors", {})[idx.model] = n
-        report.setdefault("verified", {}).setdefault("vectors", {})[idx.model] = sum(got.get(m) == d for m, d in digests.items())
-        bad += [f"vector:{m}" for m, d in digests.items() if got.get(m) != d]
-    return bad
-
-
 def _summary(mem: dict, ccr: dict, capture: tuple[int, str]) -> dict:
     return {"memories": len(mem), "memories_sha256": _digest(*sorted(mem.values())),
             "recoveries": len(ccr), "recoveries_sha256": _digest(*sorted(ccr.values())),
             "capture_rows": capture[0], "capture_sha256": capture[1]}
 
 
-def migrate(source: str, target: str, *, dry_run: bool = False) -> dict:
+def migrate(source: str, target: str, *, dry_run: bool = False, extras: Sequence = ()) -> dict:
     """Copy ``source`` into ``target`` and verify; returns the report. ``dry_run`` only reads
-    the source and says what would be copied."""
+    the source and says what would be copied. Each of ``extras`` has ``name``,
+    ``summary(source) -> dict`` (what the source holds) and ``copy(target, dst_mem) ->
+    (copied, verified, bad ids)``."""
     if describe(source) == describe(target):
         raise CaveError("cave_invalid_arguments", "migrate: --from and --to name the same store")
     src_mem, src_ccr = open_stores(source, create=False)
     mem, ccr = memory_digests(src_mem), recovery_digests(src_ccr)
     sessions = [r[0] for r in src_mem.read("SELECT session FROM cap_sessions ORDER BY session")]
     source_summary = _summary(mem, ccr, capture_digest(src_mem))
-    vecs = {suffix: (idx, vector_digests(idx)) for suffix, idx in source_vectors(source)}
-    source_summary["vectors"] = {idx.model: {"rows": len(d), "sha256": _digest(*sorted(d.values()))}
-                                 for idx, d in vecs.values()}
+    for extra in extras:
+        summary = extra.summary(source)
+        if summary:
+            source_summary[extra.name] = summary
     report = {"from": describe(source), "to": describe(target), "dry_run": dry_run, "source": source_summary}
     if dry_run:
         return report
     dst_mem, dst_ccr = open_stores(target, create=True)
     report["copied"] = {"memories": copy_memories(src_mem, dst_mem), "sessions": copy_capture(src_mem, dst_mem),
                         "recoveries": copy_recoveries(src_ccr, dst_ccr)}
-    bad_vectors = _copy_and_check_vectors(vecs, target, dst_mem, report)
+    bad_extra: list[str] = []
+    for extra in extras:
+        copied, verified, bad = extra.copy(target, dst_mem)
+        if copied is not None:
+            report["copied"][extra.name] = copied
+            report.setdefault("verified", {})[extra.name] = verified
+        bad_extra += bad
     got_mem, got_ccr = memory_digests(dst_mem, list(mem)), recovery_digests(dst_ccr, list(ccr))
     caps = capture_digest(dst_mem, sessions, list(mem))
     src_caps = capture_digest(src_mem, sessions, list(mem))
@@ -344,7 +277,7 @@ def migrate(source: str, target: str, *, dry_run: bool = False) -> dict:
     report.setdefault("verified", {}).update({"memories": len(mem) - sum(1 for m in mem if got_mem.get(m) != mem[m]),
                           "recoveries": len(ccr) - sum(1 for h in ccr if got_ccr.get(h) != ccr[h]),
                           "capture_rows": caps[0], "capture_match": caps == src_caps})
-    bad += bad_vectors
+    bad += bad_extra
     if bad or caps != src_caps:
         raise CaveError("cave_memory_conflict", f"migrate: verification failed: {len(bad)} item(s) differ in the target"
                         + ("" if caps == src_caps else ", capture tables differ") + f" (first: {', '.join(bad[:3])})")

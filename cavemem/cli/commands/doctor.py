@@ -2,7 +2,8 @@
 
 Capture works in the background (hooks spool, a detached writer drains), so when it breaks
 nothing is printed anywhere — by design, a hook never speaks. This command is where that silence
-is explained: files and their modes, schema versions, the FTS index against the rows, the spool
+is explained: files and their modes (a PostgreSQL store: the server, its extensions and indexes),
+schema versions, the FTS index against the rows, the spool
 backlog, capture and LLM extraction state (with the last LLM failure), the hooks in
 ``.claude/settings.json``, and whether semantic recall can load. It only reads; it repairs nothing.
 
@@ -189,6 +190,18 @@ def checks(cwd: str | None = None) -> list[dict]:
 
     out: list[dict] = []
     if check_home(out) is None:
+        return out
+    from cavemem.store.backend import server_url
+
+    url = server_url(None, "CAVEMAN_MEM_DB")
+    if url is not None:  # a team store: the server's checks instead of the SQLite files'
+        from cavemem.cli.commands import doctor_pg
+
+        out += doctor_pg.checks(url)
+        check_spool(out)
+        check_capture(out)
+        check_hooks(out, cwd or os.getcwd())
+        check_semantic(out, url)
         return out
     mem_db = paths.mem_db_path() if os.environ.get("CAVEMAN_MEM_DB") else os.path.join(paths.home_dir(), "mem.db")
     ccr_db = paths.ccr_db_path() if os.environ.get("CAVEMAN_CCR_DB") else os.path.join(paths.home_dir(), "ccr.db")

@@ -26,13 +26,14 @@ COMMAND = Command(
 
 
 def run(opts: dict) -> int:
+    from cavemem.embed.migrate import VectorCopy
     from cavemem.memory.migrate import migrate
 
     source, target = opts.get("from"), opts.get("to")
     if not source or not target:
         return io.report_error(CaveError("cave_invalid_arguments", "migrate needs --from URL_OR_DIR and --to URL_OR_DIR"))
     try:
-        report = migrate(source, target, dry_run=bool(opts.get("dry_run")))
+        report = migrate(source, target, dry_run=bool(opts.get("dry_run")), extras=[VectorCopy()])
     except CaveError as err:
         return io.report_error(err)
     if opts.get("json"):
