@@ -104,3 +104,12 @@ def test_residual_is_empty_when_the_whole_memory_was_the_changed_value():
     assert slots.residual("Experiments are tracked in wandb.", "We're switching tracking from wandb to mlflow.") == ""
     assert slots.residual("Warehouse for dev is TRANSFORM_XS, prod uses TRANSFORM_L.",
                           "We moved prod to TRANSFORM_XL.") == "Warehouse for dev is TRANSFORM_XS."
+
+
+def test_an_entity_key_shared_by_two_environments_supersedes_neither(tmp_path, stores):
+    mem, ccr = stores
+    capture_transcript(mem, _session(tmp_path / "a.jsonl", "s1", "The service listens on port 7070 in dev."), ccr=ccr, project="p")
+    got = capture_transcript(mem, _session(tmp_path / "b.jsonl", "s2", "The service listens on port 443 in prod."),
+                             ccr=ccr, project="p").stored
+    assert [g["status"] for g in got] == ["new"]
+    assert _current(mem) == ["The service listens on port 443 in prod.", "The service listens on port 7070 in dev."]

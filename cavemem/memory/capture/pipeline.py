@@ -83,6 +83,8 @@ def store_candidate(memory, cand: extract.Candidate, project: str, session: str,
     """Remember one candidate (a changed fact supersedes the older one); None when refused."""
     old = current_by_entity(memory, project, cand.entity) if cand.entity else None
     old = old if old is not None else replaced_memory(memory, project, cand)
+    if old is not None and slots.other_scope(cand.text, old.text):
+        old = None  # one key, two environments ("port:main" said of dev, then of prod): both stay
     old = old if old is not None else slots.replaced(memory, project, cand)
     if old is not None and cand.capture_kind == "fact" and same_value(old.text, cand.text):
         cand = replace(cand, text=old.text)  # a restatement of the current value: seen again, not an update

@@ -75,6 +75,12 @@ def scopes(text: str) -> set[str]:
     return {_SCOPES[w] for w in re.findall(r"[a-z]+", text) if w in _SCOPES}
 
 
+def other_scope(new_text: str, old_text: str) -> bool:
+    """Both texts name a scope and they share none (staging vs prod)."""
+    sn, so = scopes(new_text), scopes(old_text)
+    return bool(sn and so and not sn & so)
+
+
 @lru_cache(maxsize=4096)  # one capture pass compares each candidate with up to 300 stored texts
 def values(text: str) -> dict[str, frozenset[str]]:
     """{type: {values}} of the typed values ``text`` states (see the module docstring)."""
@@ -122,7 +128,7 @@ def replaces(new_text: str, old_text: str) -> int:
     the same named thing or a change naming the old value, 2 a change about a shared subject, 0 none."""
     new, old = values(new_text), values(old_text)
     sn, so = scopes(new_text), scopes(old_text)
-    if not new or not old or (sn and so and not sn & so):
+    if not new or not old or other_scope(new_text, old_text):
         return 0  # staging never replaces prod, nor the bench rig the robots
     changed = bool(_CHANGE.search(new_text))
     best = 0
