@@ -51,6 +51,7 @@ feedback 0.3 over 3 hits was measured with the harness of ``scripts/bench_memory
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass, fields, replace
 
@@ -128,7 +129,8 @@ class SemanticScorer:
         self.required = switch() is True if required is None else required
         self.error: str | None = None  # why the last recall ranked without meaning, if it did
         self.last_sync: dict = {}
-        self.last_cosines: dict[int, float] = {}  # raw cosine per scored seq of the last query (the refusal gate reads it)
+        self.gate_threshold = self.threshold  # the last query's bar: vouch, or the store's off-topic null if higher
+        self._nulls: dict[str, tuple[int, float]] | None = None  # filter -> (vector rows, null threshold)
         self._embedder = embedder
         self._index = index
 
@@ -244,7 +246,7 @@ class SemanticScorer:
         """Fail open unless required: a broken model or sidecar costs the semantic signal, never
         the recall. A corrupt sidecar is rebuilt (it is derived data)."""
         self.error = None
-        self.last_cosines = {}
+        self.gate_threshold = self.threshold
         if not query.strip():
             return {}
         try:
@@ -286,11 +288,64 @@ class SemanticScorer:
                     f"SELECT seq, id FROM memories WHERE seq IN ({','.join('?' * len(chunk))})", chunk))
             by_id = self.index.scores_for(q, list(id_of.values()))
             raw.update({seq: by_id[mem_id] for seq, mem_id in id_of.items() if mem_id in by_id})
-        self.last_cosines = raw
+        self.gate_threshold = self._null_threshold(ctx)
         out = self._per_query(raw, reference, asked_best)
         if self.config.neighbors > 0 and out:
             self._lend_to_neighbours(out, ctx)
         return out
+
+    def _null_threshold(self, ctx) -> float:
+        """The height an on-topic query must reach under this filter in this store: the median
+        best height of :data:`cavemem.memory.gate.PROBES` (off-topic by construction) plus a
+        margin, at least the vouch (see :mod:`cavemem.memory.gate`). Cached per filter until the
+        index grows or shrinks by 5%, in memory and in the sidecar's ``null.json``."""
+        from ..memory import gate
+
+        sql, params = ctx.where.sql(prefix=" AND ")
+        key = json.dumps([sql, params], default=str)
+        rows = len(self.index)
+        nulls = self._load_nulls()
+        hit = nulls.get(key)
+        if hit is not None and not gate.stale(hit[0], rows):
+            return hit[1]
+        heights = []
+        for vector in self.embedder.embed(list(gate.PROBES)):
+            _, cosines, own = self._own_nearest(vector, ctx, 1)
+            heights.append(self._normalise(cosines[own[0][1]]) if own else 0.0)
+        value = gate.null_threshold(heights, self.threshold)
+        nulls[key] = (rows, value)
+        self._save_nulls(nulls)
+        return value
+
+    def _null_path(self) -> str | None:
+        directory = getattr(self.index, "dir", "")
+        return os.path.join(directory, "null.json") if directory and os.path.isdir(directory) else None
+
+    def _load_nulls(self) -> dict:
+        if self._nulls is None:
+            self._nulls = {}
+            path = self._null_path()
+            try:
+                with open(path or "", encoding="utf-8") as fh:
+                    data = json.load(fh)
+                if data.get("model") == INDEX_MODEL:
+                    self._nulls = {k: (int(v[0]), float(v[1])) for k, v in data.get("nulls", {}).items()}
+            except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError):
+                pass  # derived data: recomputed
+        return self._nulls
+
+    def _save_nulls(self, nulls: dict) -> None:
+        path = self._null_path()
+        if path is None:
+            return
+        recent = dict(list(nulls.items())[-64:])  # date filters make many keys: keep the newest
+        tmp = f"{path}.{os.getpid()}.tmp"
+        try:
+            with open(tmp, "w", encoding="utf-8") as fh:
+                json.dump({"model": INDEX_MODEL, "nulls": recent}, fh)
+            os.replace(tmp, path)
+        except OSError:
+            pass
 
     def similarity(self, seqs: list[int]) -> dict[tuple[int, int], float]:
         """Cosines between the stored vectors of these memories (for implicit updates, see

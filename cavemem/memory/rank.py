@@ -290,7 +290,9 @@ class Ranker:
         if not working:
             return None
         lift = cfg.gate_coverage * best_cov + (cfg.gate_known if all_known else 0.0)
-        return any(max(extra_scores[x.name].values(), default=0.0) + lift >= x.threshold for x in working)
+        # gate_threshold: this query's bar in this store (its off-topic null, see memory/gate.py)
+        return any(max(extra_scores[x.name].values(), default=0.0) + lift >= getattr(x, "gate_threshold", x.threshold)
+                   for x in working)
 
     @staticmethod
     def _extra_slots(ranked: list[Ranked], extra_scores: dict, limit: int, slots: int) -> list[Ranked]:

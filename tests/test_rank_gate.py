@@ -1,0 +1,95 @@
+"""The refusal gate's store-relative bar (cavemem/memory/gate.py): off-topic probes asked of the
+same store set how high a query must reach, so a store full of everyday chat raises the bar that a
+small coding store keeps at the scorer's vouch."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from cavemem import Memory
+from cavemem.embed.scorer import SemanticScorer
+from cavemem.memory import gate
+
+CODING = [
+    "we run PostgreSQL 16 in production behind pgbouncer",
+    "the deploy key lives in vault under ops/deploy",
+    "CI runs on GitHub Actions with a nightly matrix of Python versions",
+]
+CHAT = [
+    "I cooked a mushroom risotto for dinner and it needed more salt",
+    "my puppy finally learned to sit after two weeks of treats",
+    "we booked a hotel by the lake for the summer holiday",
+    "the pharmacy on the corner closes at seven on weekdays",
+    "I water the succulents on the windowsill every other Sunday",
+    "my sister bought me a guitar and I practise chords every evening",
+    "the pancakes came out fluffy with buttermilk and a pinch of sugar",
+    "we played old jazz records at the party until midnight",
+    "I started running three times a week with a beginner plan",
+    "my friend recommended a history podcast about ancient Rome",
+    "the cast iron pan needs oiling after every wash",
+    "we watched the full moon from the balcony last night",
+    "I ironed my shirts for the wedding and wrote the speech",
+    "the cat sleeps on the radiator all winter",
+    "we planted tulips and daffodils that bloom in early spring",
+    "I had the flu last week with a fever and a sore throat",
+]
+
+
+@pytest.fixture(autouse=True)
+def _plain_install(semantic_default):
+    """Semantic recall on, as in a plain install."""
+
+
+def store(cave_home, tmp_path, name: str, texts) -> Memory:
+    m = Memory(str(cave_home / f"{name}.db"), cwd=str(tmp_path))
+    for text in texts:
+        m.remember(text)
+    SemanticScorer(m.store, required=True).sync()
+    return Memory(m.store.path, cwd=str(tmp_path))
+
+
+def scorer(m: Memory) -> SemanticScorer:
+    return next(s for s in m.scorers if s.name == "semantic")
+
+
+def test_null_threshold_is_the_probes_median_plus_a_margin_never_below_the_vouch():
+    assert gate.null_threshold([0.1, 0.3, 0.2], floor=0.05) == pytest.approx(0.2 + gate.NULL_MARGIN)
+    assert gate.null_threshold([0.1, 0.2, 0.3, 0.4], floor=0.05) == pytest.approx(0.25 + gate.NULL_MARGIN)
+    assert gate.null_threshold([0.0, 0.01], floor=0.15) == 0.15
+    assert gate.null_threshold([], floor=0.15) == 0.15
+    assert not gate.stale(1000, 1049) and gate.stale(1000, 1051) and gate.stale(1000, 949)
+
+
+def test_a_chatty_store_raises_the_bar_a_coding_store_keeps_at_the_vouch(cave_home, tmp_path):
+    small = store(cave_home, tmp_path, "coding", CODING)
+    hits = small.recall("which database do we run")["hits"]
+    assert hits and hits[0]["text"].startswith("we run PostgreSQL 16")
+    s = scorer(small)
+    assert s.gate_threshold == pytest.approx(s.threshold)
+
+    chatty = store(cave_home, tmp_path, "chatty", CODING + CHAT)
+    hits = chatty.recall("which database do we run")["hits"]
+    assert hits and hits[0]["text"].startswith("we run PostgreSQL 16")
+    s = scorer(chatty)
+    assert s.gate_threshold > s.threshold + 0.02  # the probes find their subjects here
+
+
+def test_the_null_is_cached_in_the_sidecar_and_reused(cave_home, tmp_path, monkeypatch):
+    m = store(cave_home, tmp_path, "cached", CODING + CHAT)
+    m.recall("which database do we run")
+    first = scorer(m).gate_threshold
+    path = os.path.join(scorer(m).index.dir, "null.json")
+    data = json.load(open(path, encoding="utf-8"))
+    assert data["model"] == scorer(m).index.model and data["nulls"]
+
+    again = Memory(m.store.path, cwd=str(tmp_path))
+    s = scorer(again)
+    embedded: list[int] = []
+    real = s.embedder.embed
+    monkeypatch.setattr(s.embedder, "embed", lambda texts: embedded.append(len(texts)) or real(texts))
+    again.recall("which database do we run")
+    assert s.gate_threshold == pytest.approx(first)
+    assert embedded == [1]  # the question only: the probes were not embedded again
