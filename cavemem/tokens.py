@@ -280,6 +280,10 @@ class O200kCounter:
     def count(self, data: bytes | str) -> int:
         if not data:
             return 0
+        if isinstance(data, (bytes, bytearray)) and len(data) > CHUNK_CHARS:
+            core = self._big_core()
+            if core is not None:  # counted a chunk at a time: no decoded copy of the whole input
+                return _encoded_length_bytes(core, data)
         text = go_text(data) if isinstance(data, (bytes, bytearray, memoryview)) else _clean_str(data)
         with self._lock:
             if not self._ensure():
@@ -293,6 +297,16 @@ class O200kCounter:
             except Exception:
                 return approx_count(text)
         return _encoded_length(core, text)
+
+    def _big_core(self):
+        """The full encoder, or None when the ranks cannot be loaded (the caller falls back)."""
+        with self._lock:
+            if not self._ensure():
+                return None
+            try:
+                return self._full()
+            except Exception:
+                return None
 
     def warm_full(self) -> bool:
         """Load every rank now (long-lived processes, big inputs)."""
@@ -389,6 +403,32 @@ def _encoded_length(core, text: str, chunk: int = CHUNK_CHARS) -> int:
             cut = cut_rx.search(text, end)
             end = cut.end() if cut else n
         total += len(core.encode_ordinary(text[start:end]))
+        start = end
+    return total
+
+
+# A byte cut point of :func:`_encoded_length_bytes`: just after a newline that a printable ASCII
+# byte other than space and '/' follows — a subset of the text cut points above.
+_BYTE_CUT = None
+
+
+def _encoded_length_bytes(core, data: bytes, chunk: int = CHUNK_CHARS) -> int:
+    """The count of ``go_text(data)`` from byte chunks decoded one at a time: every cut is after
+    a newline followed by an ASCII character that is neither whitespace nor '/' (a cut point of
+    :func:`_encoded_length`), and no UTF-8 sequence spans a newline, so each chunk decodes to
+    the same characters the whole input has there."""
+    global _BYTE_CUT
+    if _BYTE_CUT is None:
+        import re
+
+        _BYTE_CUT = re.compile(rb"\n(?=[!-.0-~])")
+    total, start, n = 0, 0, len(data)
+    while start < n:
+        end = start + chunk
+        if end < n:
+            cut = _BYTE_CUT.search(data, end)
+            end = cut.end() if cut else n
+        total += len(core.encode_ordinary(go_text(bytes(data[start:end]))))
         start = end
     return total
 

@@ -173,3 +173,31 @@ def test_chunked_count_equals_whole_count(lines, chunk):
     text = "\n".join(lines) + "\nend.\n/usr/bin\n12:30\n.\n\n  word\n\tx\n;\n/\nA"
     core = _full_core()
     assert tokens._encoded_length(core, text, chunk=chunk) == len(core.encode_ordinary(text))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.one_of(st.text(alphabet=st.characters(codec="utf-8"), max_size=40).map(str.encode),
+                          st.binary(max_size=12)), max_size=60),
+       st.integers(min_value=1, max_value=64))
+def test_byte_chunked_count_equals_whole_count(parts, chunk):
+    """Big byte inputs are decoded and counted a chunk at a time (no decoded copy of the whole
+    input); invalid UTF-8 included, the sum must equal the count of the whole decoded text."""
+    from cavemem.gocompat import go_text
+
+    data = b"\n".join(parts) + b"\nend.\n/usr/bin\n12:30\n\xe2\x82\n\xc3\n\n  word\n\tx\n;\n/\nA"
+    core = _full_core()
+    assert tokens._encoded_length_bytes(core, data, chunk=chunk) == len(core.encode_ordinary(go_text(data)))
+
+
+def test_counting_big_bytes_does_not_decode_the_whole_input(monkeypatch):
+    """A multi-MiB input is counted through the byte-chunk path, and gives the whole count."""
+    line = "2026-06-16T09:00:01Z [INFO] compiling module pkg/mod001 ... ok (12 ms) caf\u00e9\n"
+    data = (line * 40000).encode() + b"\xff tail\n"
+    assert len(data) > tokens.CHUNK_CHARS
+    calls = []
+    real = tokens._encoded_length_bytes
+    monkeypatch.setattr(tokens, "_encoded_length_bytes", lambda core, d: calls.append(len(d)) or real(core, d))
+    from cavemem.gocompat import go_text
+
+    assert O200kCounter().count(data) == len(_full_core().encode_ordinary(go_text(data)))
+    assert calls == [len(data)]
