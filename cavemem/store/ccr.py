@@ -192,26 +192,31 @@ class CCRStore:
         used = conn.execute("SELECT storage_bytes FROM ccr_usage WHERE id = 1").fetchone()[0]
         if used - existing + len(original) + len(meta) > self.max_bytes:
             raise BudgetExceeded("ccr put: ccr: storage budget exceeded")
+        sql, value = _blob_param(original)
         if row is None:
-            conn.execute(
+            cur = conn.execute(
                 "INSERT INTO recoveries (handle, created_at, content_type, compressor, tokens_before, "
-                "tokens_after, original, metadata) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (handle, _now(), content_type, compressor, tokens_before, tokens_after, original, meta or None),
+                f"tokens_after, original, metadata) VALUES (?, ?, ?, ?, ?, ?, {sql}, ?)",
+                (handle, _now(), content_type, compressor, tokens_before, tokens_after, value, meta or None),
             )
+            rowid = cur.lastrowid
         else:
             # zero-accounting guard: a raw put (tokens_before 0) keeps measured stats
             keep_old = tokens_before == 0 and row[2] > 0
             conn.execute(
-                "UPDATE recoveries SET created_at = ?, original = ?, "
+                f"UPDATE recoveries SET created_at = ?, original = {sql}, "
                 "content_type = CASE WHEN ? THEN content_type ELSE ? END, "
                 "compressor = CASE WHEN ? THEN compressor ELSE ? END, "
                 "tokens_before = CASE WHEN ? THEN tokens_before ELSE ? END, "
                 "tokens_after = CASE WHEN ? THEN tokens_after ELSE ? END, "
                 "metadata = CASE WHEN metadata IS NULL OR length(metadata) = 0 THEN ? ELSE metadata END "
                 "WHERE handle = ?",
-                (_now(), original, keep_old, content_type, keep_old, compressor, keep_old, tokens_before,
+                (_now(), value, keep_old, content_type, keep_old, compressor, keep_old, tokens_before,
                  keep_old, tokens_after, meta or None, handle),
             )
+            rowid = conn.execute("SELECT rowid FROM recoveries WHERE handle = ?", (handle,)).fetchone()[0]
+        if value is not original:
+            _write_blob(conn, rowid, original)
         return handle
 
     def get(self, handle: str) -> bytes:
@@ -283,6 +288,27 @@ class CCRStore:
 
     def close(self) -> None:
         self.db.close()
+
+
+# Originals this big are written into a zeroblob a chunk at a time: binding the whole value made
+# SQLite copy it and then assemble the row, two more full copies of a 64 MiB input (issue 9).
+STREAM_MIN_BYTES = 1 << 20
+STREAM_CHUNK_BYTES = 1 << 20
+
+
+def _blob_param(original: bytes) -> tuple[str, object]:
+    """The SQL placeholder and value for the original column: the bytes, or a zeroblob of
+    their length to be filled by :func:`_write_blob` within the same transaction."""
+    if len(original) >= STREAM_MIN_BYTES:
+        return "zeroblob(?)", len(original)
+    return "?", original
+
+
+def _write_blob(conn, rowid: int, original: bytes) -> None:
+    view = memoryview(original)
+    with conn.blobopen("recoveries", "original", rowid) as blob:
+        for at in range(0, len(view), STREAM_CHUNK_BYTES):
+            blob.write(view[at : at + STREAM_CHUNK_BYTES])
 
 
 def summary_of(rows, used: int, max_bytes: int) -> dict:
