@@ -38,7 +38,13 @@ class ListingWrapper:
         return body if out is None else out
 
 
+_ASCII_LEAD = re.compile(rb"[\t\n\v\f\r ]*")
+
+
 def split_file_wrapper(data: bytes) -> tuple[bytes, FileWrapper] | None:
+    at = _ASCII_LEAD.match(data).end()
+    if at < len(data) and data[at] < 0x80 and not data.startswith(b"<file", at):
+        return None  # cheap exit: no decoded, trimmed and re-encoded copies of a big input
     text = data.decode("utf-8", "surrogateescape")
     stripped_left = text.lstrip(GO_SPACE)
     trimmed = stripped_left.rstrip(GO_SPACE)
@@ -75,6 +81,9 @@ def split_file_wrapper(data: bytes) -> tuple[bytes, FileWrapper] | None:
 
 def split_listing(data: bytes) -> tuple[bytes, list[int]] | None:
     """Strip a line-number gutter; return (source, numbers) or None (spec §2.6)."""
+    first = data[: data.find(b"\n")] if b"\n" in data[:4096] else data[:4096]
+    if trim_space(first.decode("utf-8", "surrogateescape")) and _GUTTER.match(first.decode("utf-8", "surrogateescape")) is None:
+        return None  # the loop below would refuse at line 1: no split copy of a big input
     lines = data.split(b"\n")
     trailing = False
     if len(lines) > 1 and lines[-1] == b"":
