@@ -477,3 +477,30 @@ def test_regular_logfmt_fast_path_matches_definition():
     for lines in (regular, irregular):
         assert summarize_lines(lines, BIG) == summarize_elided(map(line_fields, lines), BIG)
     assert summarize_lines(regular, BIG) == "all level=INFO who=svc; ts: 100 distinct, t0..t99; range n=0..99"
+
+
+def test_bounded_verdict_caches_give_the_same_keeps(monkeypatch):
+    """The gate's caches are emptied at CACHE_MAX_ENTRIES (a log of fresh ids filled them with one
+    frozenset per line); emptying them often must not change a single verdict."""
+    import random
+
+    from cavemem.compressors import redundancy
+
+    rnd = random.Random(11)
+    units = []
+    for i in range(3000):
+        r = rnd.random()
+        if r < 0.3:
+            units.append(f"DEBUG cache hit key={rnd.getrandbits(48):012x} mod{rnd.randint(0, 40)}")
+        elif r < 0.4:
+            units.append(" ".join(str(rnd.randint(0, 99)) for _ in range(3)))
+        else:
+            units.append(f"INFO compiling pkg/mod{rnd.randint(0, 400)} ok ({rnd.randint(1, 999)} ms) {rnd.choice(['a', 'b', 'c d'])}")
+    keep = [i % 211 == 0 for i in range(len(units))]
+    for similar in (False, True):
+        whole = keep_non_redundant(units, list(keep), similar_size=similar, max_promotions=10**6)
+        monkeypatch.setattr(redundancy, "CACHE_MAX_ENTRIES", 3)
+        bounded = keep_non_redundant(units, list(keep), similar_size=similar, max_promotions=10**6)
+        monkeypatch.undo()
+        assert bounded == whole
+        assert 0 < sum(whole) < len(units)

@@ -273,6 +273,44 @@ def test_trouble_scan_matches_per_line_regex(lines):
     assert trouble_lines(data) == _reference_trouble(data)
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(
+    ["ERROR", "errors", "  at", " at ", "\tFile \"x\"", "x.go:1", " ---> ", "CAUSED BY", "lines elided (caveman)",
+     "\u2026 caveman: elided ", "_fail", "ok", " ", "\r"]
+), max_size=4).map("".join), min_size=1, max_size=12), st.integers(min_value=1, max_value=24))
+def test_trouble_scan_in_blocks_matches_whole_scan(lines, block):
+    """Big logs are lowered and scanned a block of lines at a time: same lines as one scan."""
+    from cavemem.compressors import linescan
+
+    data = "\n".join(lines).encode()
+    saved = linescan.LINE_BLOCK_BYTES
+    linescan.LINE_BLOCK_BYTES = block
+    try:
+        got = trouble_lines(data)
+    finally:
+        linescan.LINE_BLOCK_BYTES = saved
+    assert got == _reference_trouble(data)
+    assert b"".join(b for _, b in linescan.line_blocks(data, block)) == data
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["", "a", "\u00e9t\u00e9", "x y\r", "\n", "\r\n", "\xff", "tail"]), max_size=14).map("".join),
+       st.integers(min_value=1, max_value=9), st.integers(min_value=0, max_value=5))
+def test_lines_decoded_in_blocks_equal_whole_split(text, block, min_lines):
+    from cavemem.compressors import linescan
+    from cavemem.compressors.lineends import utf8_line_list, utf8_lines
+
+    data = text.replace("\xff", "").encode() + (b"\xff" if "\xff" in text else b"")
+    saved = linescan.LINE_BLOCK_BYTES
+    linescan.LINE_BLOCK_BYTES = block
+    try:
+        got = utf8_line_list(data, min_lines)
+    finally:
+        linescan.LINE_BLOCK_BYTES = saved
+    whole = utf8_lines(data, min_lines)
+    assert got == (None if whole is None else whole[1:])
+
+
 # -- properties ------------------------------------------------------------------------------------
 
 

@@ -55,6 +55,23 @@ def utf8_lines(data: bytes, min_lines: int) -> tuple[str, list[str], bool] | Non
     return None if len(lines) < min_lines else (text, lines, trailing)
 
 
+def utf8_line_list(data: bytes, min_lines: int) -> tuple[list[str], bool] | None:
+    """``(lines, trailing)`` as :func:`utf8_lines` gives them, decoded a block of lines at a time,
+    so the decoded text of a big input is never held whole beside its lines (issue 9)."""
+    from .linescan import line_blocks
+
+    lines: list[str] = []
+    trailing = False
+    for _, block in line_blocks(data):
+        text = utf8_text(block)
+        if text is None:
+            return None
+        trailing = text.endswith("\n")
+        lines += (text[:-1] if trailing else text).split("\n")
+        del text
+    return None if len(lines) < min_lines else (lines, trailing)
+
+
 def join_lines(lines: list[T], trailing: bool) -> T:
     """The exact inverse of :func:`split_lines` (``lines`` is never empty)."""
     nl = _nl(lines[0])

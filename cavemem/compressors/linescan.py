@@ -50,6 +50,25 @@ def literal_hit_positions(data: bytes, literal: bytes) -> list[int]:
     return out
 
 
+LINE_BLOCK_BYTES = 1 << 22
+
+
+def line_blocks(data: bytes, size: int | None = None):
+    """``(offset, block)`` pieces of ``data``, each about ``size`` bytes and ending just after a
+    newline (the last one at the end): a per-line scan of each block gives the per-line answer
+    over the whole document, without a transformed copy of all of it (a lowered 64 MiB log)."""
+    size = size or LINE_BLOCK_BYTES
+    if len(data) <= size:
+        yield 0, data
+        return
+    start, n = 0, len(data)
+    while start < n:
+        nl = data.find(b"\n", start + size)
+        end = n if nl < 0 else nl + 1
+        yield start, data[start:end]
+        start = end
+
+
 def line_indices(data: bytes, positions: list[int]) -> set[int]:
     """The 0-based line numbers (``\\n``-separated) of byte offsets into ``data``."""
     out: set[int] = set()

@@ -19,8 +19,8 @@ import re
 from .base import QueryCompressor
 from .invariant_columns import summarize_lines
 from .invariants import ELISION_NOTE_MIN_ELIDED_BYTES, ELISION_NOTE_PREFIX, elision_note, summarize_elided, worth_eliding
-from .lineends import cr_suffix, join_lines, runs, utf8_lines
-from .linescan import line_indices, literal_hit_positions, word_hit_positions
+from .lineends import cr_suffix, join_lines, runs, utf8_line_list
+from .linescan import line_blocks, line_indices, literal_hit_positions, word_hit_positions
 from .log_fold import DECORATION_NOTE, decoration, let_go, more_trouble, repeated_diagnostics
 from .log_templates import LogTemplates
 from .redundancy import keep_non_redundant
@@ -54,13 +54,16 @@ def trouble_lines(data: bytes) -> set[int]:
     """Indices of lines matching the keep patterns of spec §3.2 — the case-insensitive
     ``\\b(ERROR|…|WARNING)\\b``, indented ``at``/``File "``/``--->`` frames, ``.go:N``,
     ``caused by`` — or holding a caveman marker or starting with the elision note."""
-    low = data.lower()  # ASCII-only lowering: byte offsets are unchanged
-    hits = word_hit_positions(low, TROUBLE_WORDS)
-    hits += literal_hit_positions(low, b"caused by")
-    hits += [m.start() for m in _GO_FILE.finditer(low)]
-    hits += [m.start() + 1 for m in _INDENTED_FRAME_AFTER_NL.finditer(low)]
-    if _INDENTED_FRAME_AT_START.match(low):
-        hits.append(0)
+    hits: list[int] = []
+    for at, block in line_blocks(data):
+        low = block.lower()  # ASCII-only lowering: byte offsets are unchanged
+        found = word_hit_positions(low, TROUBLE_WORDS)
+        found += literal_hit_positions(low, b"caused by")
+        found += [m.start() for m in _GO_FILE.finditer(low)]
+        found += [m.start() + 1 for m in _INDENTED_FRAME_AFTER_NL.finditer(low)]
+        if _INDENTED_FRAME_AT_START.match(low):  # a block starts a line
+            found.append(0)
+        hits += [at + p for p in found]
     hits += literal_hit_positions(data, _MARKER_BYTES)
     hits += [m.start() + 1 for m in _NOTE_AFTER_NL.finditer(data)]
     if data.startswith(_NOTE_BYTES):
@@ -72,10 +75,10 @@ class LogCompressor(QueryCompressor):
     content_type = "log"
 
     def compress_query(self, data: bytes, query: str) -> bytes | None:
-        got = utf8_lines(data, MIN_LINES)
+        got = utf8_line_list(data, MIN_LINES)  # no decoded copy of the whole log beside its lines
         if got is None:
             return None
-        text, lines, trailing = got
+        lines, trailing = got
         n = len(lines)
         keep = [False] * n
         keep[0] = keep[1] = True
@@ -94,7 +97,7 @@ class LogCompressor(QueryCompressor):
         base = keep[:]
         templates = keep_non_redundant_lines(lines, keep)
         let_go(lines, keep, base, protected)
-        return _emit(text, lines, trailing, keep, templates, decoration(lines, protected)).encode("utf-8")
+        return _emit(data, lines, trailing, keep, templates, decoration(lines, protected)).encode("utf-8")
 
 
 def keep_non_redundant_lines(lines: list[str], keep: list[bool]) -> LogTemplates | None:
@@ -128,12 +131,14 @@ def _run_summary(run: list[str], first: int, run_bytes: int, templates: LogTempl
 
 
 def _emit(
-    text: str, lines: list[str], trailing: bool, keep: list[bool], templates: LogTemplates | None = None, deco: list[bool] | None = None
+    data: bytes, lines: list[str], trailing: bool, keep: list[bool], templates: LogTemplates | None = None, deco: list[bool] | None = None
 ) -> str:
     """Kept lines verbatim, each dropped run as a marker (when worth it); ``deco`` lines (carets,
-    see :mod:`.log_fold`) are left out wherever they are, and counted in one note."""
-    ascii_doc = text.isascii()
-    cr = cr_suffix(text)
+    see :mod:`.log_fold`) are left out wherever they are, and counted in one note. ``data`` is
+    the (valid UTF-8) input the lines came from: its ASCII-ness, line endings and notes are read
+    on the bytes, so no decoded copy of the whole log need stay alive."""
+    ascii_doc = data.isascii()
+    cr = cr_suffix(data).decode("ascii")
     out: list[str] = []
     elided_total = 0
     silent = 0
@@ -170,6 +175,6 @@ def _emit(
             verbatim(i, j)
     if silent:
         out.append(DECORATION_NOTE.format(n=silent) + cr)
-    if elided_total >= ELISION_NOTE_MIN_ELIDED_BYTES and ELISION_NOTE_PREFIX not in text:
+    if elided_total >= ELISION_NOTE_MIN_ELIDED_BYTES and _NOTE_BYTES not in data:
         out.append(elision_note("lines") + cr)
     return join_lines(out, trailing)

@@ -23,6 +23,10 @@ MAX_VOCABULARY = 128
 COVERAGE = 0.9
 INDEXED_SCAN_MIN_CLASSES = 64  # more classes than this: look candidates up by token (same verdict)
 SIMILAR_SIZE_RATIO = 2
+# Verdict and vocabulary caches are emptied when they reach this many entries: a log whose every
+# line carries a fresh id (``key=3fa9b0c1d2e4``) filled them with one frozenset per line, 80 MB
+# for a 64 MiB log (issue 9). Both only remember answers that recomputing gives again.
+CACHE_MAX_ENTRIES = 8192
 
 _ASCII_DIGIT_RUN = re.compile(r"[0-9]+")
 _ASCII_MASKED_TOKEN = re.compile(r"[a-z_#]+")
@@ -156,10 +160,15 @@ class _ClassIndex:
             k = (start + j) % n
             if len(toks & classes[k]) >= need and (limit is None or len(classes[k]) < limit):
                 self.last_hit[v.masked] = k
-                self.represented.add(v)
+                self._remember(v)
                 return True
         return False
 
+    def _remember(self, v: Vocabulary) -> None:
+        """Cache "covered" for ``v``: classes are only ever added, so the verdict stays true."""
+        if len(self.represented) >= CACHE_MAX_ENTRIES:
+            self.represented.clear()
+        self.represented.add(v)
 
     def _covers_indexed(self, v: Vocabulary, need: int) -> bool:
         """The same verdict as the scan, over the classes holding one of the unit's rarest
@@ -171,7 +180,7 @@ class _ClassIndex:
         for k in sorted({k for t in rarest for k in postings.get(t, ())}):
             if len(toks & classes[k]) >= need and (limit is None or len(classes[k]) < limit):
                 self.last_hit[v.masked] = k
-                self.represented.add(v)
+                self._remember(v)
                 return True
         return False
 
@@ -191,6 +200,27 @@ def digit_shapes(units: list[str]) -> list[str] | None:
     return raw.decode("utf-8", "surrogatepass").split("\n")
 
 
+SHAPE_BLOCK = 4096
+
+
+class _BlockShapes:
+    """:func:`digit_shapes` of ``units`` computed :data:`SHAPE_BLOCK` units at a time, in the
+    order the gate walks them: a 64 MiB log's shapes are never all held at once (issue 9). A
+    block with a newline inside a unit has no shapes (None), as the whole list would have."""
+
+    def __init__(self, units: list[str]):
+        self.units = units
+        self.lo = self.hi = 0
+        self.block: list[str] | None = None
+
+    def get(self, i: int) -> str | None:
+        if not self.lo <= i < self.hi:
+            self.lo = i - i % SHAPE_BLOCK
+            self.hi = min(self.lo + SHAPE_BLOCK, len(self.units))
+            self.block = digit_shapes(self.units[self.lo : self.hi])
+        return None if self.block is None else self.block[i - self.lo]
+
+
 def keep_non_redundant(
     units: list[str], keep: list[bool], *, similar_size: bool = False, max_promotions: int = MAX_PROMOTIONS
 ) -> list[bool]:
@@ -208,6 +238,8 @@ def keep_non_redundant(
     def vocabulary(unit: str) -> Vocabulary:
         v = vocab_of.get(unit)
         if v is None:
+            if len(vocab_of) >= CACHE_MAX_ENTRIES:
+                vocab_of.clear()
             v = vocab_of[unit] = unit_vocabulary(unit)
         return v
 
@@ -217,7 +249,7 @@ def keep_non_redundant(
             break
         index.add(vocabulary(units[kept[pos]]))
         seeded += 1
-    shapes = digit_shapes(units) if len(units) - len(kept) >= BULK_SHAPES_MIN_UNITS else None
+    shapes = _BlockShapes(units) if len(units) - len(kept) >= BULK_SHAPES_MIN_UNITS else None
     represented_shapes: set[str] = set()  # shapes of masked units already known represented
     promotions = 0
     for i, unit in enumerate(units):
@@ -226,7 +258,7 @@ def keep_non_redundant(
         if promotions >= max_promotions:
             keep[i] = True
             continue
-        shape = shapes[i] if shapes is not None else None
+        shape = shapes.get(i) if shapes is not None else None
         if shape is not None and shape in represented_shapes:
             continue
         v = vocabulary(unit)
@@ -235,5 +267,7 @@ def keep_non_redundant(
             promotions += 1
             index.add(v)
         if shape is not None and v.masked:  # represented now, either way
+            if len(represented_shapes) >= CACHE_MAX_ENTRIES:
+                represented_shapes.clear()
             represented_shapes.add(shape)
     return keep
