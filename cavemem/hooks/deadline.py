@@ -5,12 +5,16 @@ big ``json.loads``): the waiting thread never gets to run. So the work runs in a
 and the parent, which does nothing but wait on a pipe, kills it at the deadline. The child's
 answer comes back whole over the pipe, so a killed child can never leave half a line on stdout.
 Where ``fork`` is unavailable the work runs on a thread, as before.
+
+A hook's answer is plain data (a JSON-shaped dict), sent with the built-in ``marshal``; only an
+exception or an answer marshal refuses is pickled, so the common path never imports ``pickle``
+(a tenth of a hook's start-up).
 """
 
 from __future__ import annotations
 
+import marshal
 import os
-import pickle
 import select
 import signal
 import time
@@ -32,9 +36,9 @@ def run_with_deadline(work: Callable[[], object], seconds: float) -> tuple[objec
         code = 0
         try:
             try:
-                blob = pickle.dumps((work(), None))
+                blob = _dumps((work(), None))
             except BaseException as exc:  # noqa: BLE001 - the parent reports it
-                blob = pickle.dumps((None, _portable(exc)))
+                blob = _dumps((None, _portable(exc)))
             view = memoryview(blob)
             while view:
                 view = view[os.write(wfd, view):]
@@ -53,7 +57,27 @@ def run_with_deadline(work: Callable[[], object], seconds: float) -> tuple[objec
     _reap(pid)
     if not blob:
         return None, RuntimeError("hook worker exited without an answer")
-    return pickle.loads(blob)
+    return _loads(blob)
+
+
+def _dumps(outcome: tuple) -> bytes:
+    """``b"M"`` + marshal for plain data, ``b"P"`` + pickle for the rest (exceptions)."""
+    if outcome[1] is None:
+        try:
+            return b"M" + marshal.dumps(outcome)
+        except ValueError:  # not plain data
+            pass
+    import pickle
+
+    return b"P" + pickle.dumps(outcome)
+
+
+def _loads(blob: bytes):
+    if blob[:1] == b"M":
+        return marshal.loads(blob[1:])
+    import pickle
+
+    return pickle.loads(blob[1:])
 
 
 def _read_until(fd: int, deadline: float) -> bytes | None:
@@ -89,6 +113,8 @@ def _reap(pid: int) -> None:
 
 def _portable(exc: BaseException) -> BaseException:
     """``exc`` if it pickles, else a RuntimeError carrying its code and message."""
+    import pickle
+
     try:
         pickle.loads(pickle.dumps(exc))
         return exc

@@ -14,14 +14,16 @@ ordinals and commas; month and year; a month or a day-and-month alone (the lates
 
 from __future__ import annotations
 
-import calendar
 import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from functools import lru_cache
 
-_MONTHS = {m.lower(): i for i, m in enumerate(calendar.month_name) if m}
-_MONTHS.update({m.lower(): i for i, m in enumerate(calendar.month_abbr) if m})
+# English, as ``_MONTH`` below (``calendar``'s names follow LC_TIME, and importing it costs a hot command ~2 ms)
+_MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+                "november", "december")
+_MONTHS = {m: i for i, m in enumerate(_MONTH_NAMES, 1)}
+_MONTHS.update({m[:3]: i for i, m in enumerate(_MONTH_NAMES, 1)})
 _MONTHS["sept"] = 9
 _MONTH = r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
 _DAY = r"(\d{1,2})(?:st|nd|rd|th)?"
