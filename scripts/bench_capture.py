@@ -33,7 +33,8 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 DATA = REPO / "tests" / "data" / "transcripts"
 RESULTS = REPO / "bench-results" / "bench_capture.json"
-HELD_OUT = ("fresh6",)  # sessions_fresh6.py: only its totals are printed (per-file rows stay out of the JSON too)
+HELD_OUT = ("fresh6", "fresh7")  # sessions_fresh6.py / sessions_fresh7.py (written by a helper who never read the
+# rules): only their totals are printed (per-file rows stay out of the JSON too)
 
 
 def split_of(name: str) -> str:
@@ -288,7 +289,7 @@ def main() -> int:
     ap.add_argument("--big-mb", type=int, default=50)
     ap.add_argument("--hook-runs", type=int, default=20)
     ap.add_argument("--boost", action="store_true", help="measure the used-memory ranking boost on the memory dev set")
-    ap.add_argument("--held-out", action="store_true", help="also print the held-out split's totals (fresh6; read once, at the end)")
+    ap.add_argument("--held-out", action="store_true", help="also print the held-out splits' totals (fresh6, fresh7; read once, at the end)")
     args = ap.parse_args()
     out: dict = {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -298,7 +299,7 @@ def main() -> int:
             out[mode] = {"tune": summarise(res["files"], "tune"), "check": summarise(res["files"], "check"),
                          "fresh": summarise(res["files"], "fresh"), "newfresh": summarise(res["files"], "newfresh"),
                          "fresh4": summarise(res["files"], "fresh4"), "fresh5": summarise(res["files"], "fresh5"),
-                         "fresh6": summarise(res["files"], "fresh6"),
+                         "fresh6": summarise(res["files"], "fresh6"), "fresh7": summarise(res["files"], "fresh7"),
                          "all": summarise(res["files"], None), "files": res["files"], "ms_per_file": res["ms_per_file"]}
         out["used_detector"] = used_detector()
         if args.boost:
@@ -311,7 +312,7 @@ def main() -> int:
             out["big"] = big_transcript(tmp, args.big_mb)
     print(f"{'mode':9} {'split':8} {'files':>5} {'gold':>4} {'recall':>7} {'stored':>6} {'prec':>6} {'noise':>5} {'secret':>6} {'updates':>7} {'distinct':>8} {'lost':>4}")
     for mode in ("baseline", "rules"):
-        for split in ("tune", "check", "fresh", "newfresh", "fresh4", "fresh5") + (("fresh6", "all") if args.held_out else ()):
+        for split in ("tune", "check", "fresh", "newfresh", "fresh4", "fresh5") + (HELD_OUT + ("all",) if args.held_out else ()):
             s = out[mode][split]
             print(f"{mode:9} {split:8} {s['files']:>5} {s['gold']:>4} {s['recall']:>7.1%} {s['stored']:>6} {s['precision']:>6.1%} "
                   f"{s['noise']:>5} {s['secrets']:>6} {s['updates']:>7} {s['distinct']:>8} {s['lost']:>4}")
