@@ -122,6 +122,76 @@ def compare_routes(rows: list[dict], old: dict[str, str]) -> dict:
     return out
 
 
+def trial_rows(rows: list[dict]) -> list[dict]:
+    """Per file: the engine's result with the trial off, and the runner-up kind compressed
+    alone, each graded with the fact probes; ``trial_grid`` then replays any margin offline."""
+    from cavemem.engine import trial
+    from cavemem.engine.core import Engine
+    from cavemem.evals.factprobes import kept, probes
+    from cavemem.store.ccr import open_ccr
+
+    eng = Engine(store=open_ccr(":memory:"))
+    saved_margin, trial.MARGIN = trial.MARGIN, None  # never contested: the plain pipeline
+    out = []
+    try:
+        for r in rows:
+            data = r["path"].read_bytes()
+            facts = probes(r["kind"], data)
+            t0 = time.perf_counter()
+            base = eng.compress(data)
+            secs = time.perf_counter() - t0
+            sc = trial.scores(data) if r["detected"] in trial._SHAPES else {}
+            runner = max((k for k in sc if k != r["detected"]), key=sc.__getitem__, default=None)
+            row = {"file": r["file"], "kind": r["kind"], "detected": r["detected"], "scores": sc, "runner": runner,
+                   "n": len(facts), "secs": secs, "base": _graded(base, facts, kept)}
+            if runner:
+                t0 = time.perf_counter()
+                alt = eng.compress(data, type=runner)
+                row["alt_secs"] = time.perf_counter() - t0
+                row["alt"] = _graded(alt, facts, kept)
+            out.append(row)
+    finally:
+        trial.MARGIN = saved_margin
+    return out
+
+
+def _graded(res, facts, kept) -> dict:
+    from cavemem.engine.trial import valid
+
+    ok = not res.passed_through and valid((res,))
+    return {"ct": res.content_type, "before": res.tokens_before, "after": res.tokens_after, "valid": ok,
+            "kept": sum(kept(f, res.output) for f in facts)}
+
+
+GRID = [(None, None)] + [(lo, m) for lo in (1.0, 0.5, 0.3) for m in (0.0, 0.5, 1.0, 5.0)]
+
+
+def trial_grid(rows: list[dict], grid=GRID) -> list[dict]:
+    """Saved share, probes kept, routed accuracy and extra time for each (least runner-up score,
+    margin); (None, None) = the trial off."""
+    lines = []
+    for lo, m in grid:
+        before = after = k = n = right = contested = 0
+        extra = 0.0
+        for r in rows:
+            use = r["base"]
+            sc, run = r["scores"], r["runner"]
+            if m is not None and run and sc[run] >= lo and sc[run] + m >= sc[r["detected"]]:
+                contested += 1
+                extra += r["alt_secs"]
+                alt = r["alt"]
+                if alt["valid"] and (not use["valid"] or alt["after"] < use["after"]):
+                    use = alt
+            before += use["before"]
+            after += use["after"]
+            k += use["kept"]
+            n += r["n"]
+            right += use["ct"] == r["kind"]
+        lines.append({"min_runner": lo, "margin": m, "contested": contested, "saved": round(1 - after / max(before, 1), 4),
+                      "probes_kept": k, "probes": n, "routed_right": right, "files": len(rows), "extra_seconds": round(extra, 2)})
+    return lines
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--split", choices=("tune", "check", "all"), default="all")
@@ -129,6 +199,7 @@ def main() -> int:
     ap.add_argument("--misses", action="store_true", help="list misses (file, class, kind -> detected)")
     ap.add_argument("--engine", action="store_true", help="also count the type the engine reports after compressing")
     ap.add_argument("--routes", type=Path, help="an earlier detect.json: compare compressing the changed files old vs new way")
+    ap.add_argument("--trial", action="store_true", help="replay the two-candidate trial at several margins (compresses every file twice)")
     ap.add_argument("--out", type=Path, default=OUT, help="where the JSON goes (default bench-results/detect.json)")
     args = ap.parse_args()
     kinds = {k for k in args.kinds.split(",") if k}
@@ -150,6 +221,17 @@ def main() -> int:
         if old is not None:
             print(f"-- {split}: files detected differently from {args.routes}, compressed each way")
             result["sets"][split + "-routes"] = compare_routes(rows, old)
+        if args.trial:
+            trows = trial_rows(rows)
+            grid = trial_grid(trows)
+            result.setdefault("trial_rows", {})[split] = trows
+            print(f"-- {split}: two-candidate trial by margin (off = the plain pipeline)")
+            print(f"{'runner>=':>8} {'margin':>6} {'contested':>9} {'saved':>7} {'probes kept':>14} {'routed':>9} {'extra s':>8}")
+            for g in grid:
+                lo, m = ("off", "") if g["margin"] is None else (g["min_runner"], g["margin"])
+                print(f"{lo:>8} {m:>6} {g['contested']:>9} {g['saved']:>7.1%} {g['probes_kept']:>6}/{g['probes']:<7} "
+                      f"{g['routed_right']:>4}/{g['files']:<4} {g['extra_seconds']:>8}")
+            result["sets"][split + "-trial"] = grid
         if args.engine:
             used = run_engine(rows)
             lines, conf = confusion(used)

@@ -21,6 +21,7 @@ from ..compressors.base import Compressor, Metadata
 from .detect import detect
 from .registry import Registry, default_registry
 from .result import Result, SimResult
+from .trial import contender, pick
 from .wrappers import rewrap, unwrap
 
 MODE_COMPRESS = "compress"
@@ -109,13 +110,27 @@ class Engine:
             before = before_of()
             return Result(data, ct, before, before, self.counter.name), *passthrough
         got = self._attempt(ct, data, body, wrappers, query, before_of, need_store, external)
+        runner = None if type_ else contender(body, ct)
+        if runner:  # detection was unsure: the runner-up's compressor too, the smaller valid result
+            got = self._trial(got, ct, runner, (data, body, wrappers, query, before_of, need_store, external))
         fallback = None if type_ else AUTO_FALLBACK.get(ct)
+        if fallback == runner:
+            fallback = None  # already tried
         if got is None and fallback:  # declined (not merely "nothing to save"): try the fallback
             got = self._attempt(fallback, data, body, wrappers, query, before_of, need_store, external)
         if not got:
             before = before_of()
             return Result(data, ct, before, before, self.counter.name), *passthrough
         return got
+
+    def _trial(self, got, ct: str, runner: str, args: tuple):
+        """The better of ``got`` (the detected kind's attempt) and the runner-up's (``trial.pick``);
+        the chosen result names the other kind as its ``runner_up``."""
+        alt = self._attempt(runner, *args)
+        chosen = pick(got, alt)
+        if chosen:
+            chosen[0].runner_up = runner if chosen is got else ct
+        return chosen
 
     def _count_later(self, data: bytes):
         """Start counting ``data``; returns a zero-argument function that gives the count."""
@@ -213,6 +228,7 @@ class Engine:
         """Dry run: same figures as :meth:`compress`, no store write."""
         res, comp, cls, meta = self._run(bytes(data), type, query or "", mode, need_store=False, external=False)
         sim = SimResult(res.content_type, res.tokens_before, res.tokens_after, res.token_count_basis)
+        sim.runner_up = res.runner_up
         if comp is None:
             return sim
         sim.compressor = comp.content_type

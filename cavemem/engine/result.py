@@ -57,6 +57,7 @@ class Result(_OrderedJSON):
     method: str = ""
     lossless_to_model: bool | None = None
     error: str = ""  # a cave_* code when the store failed and the input was passed through
+    runner_up: str = ""  # the other kind compressed when detection was unsure (engine/trial.py)
 
     @property
     def passed_through(self) -> bool:
@@ -77,6 +78,8 @@ class Result(_OrderedJSON):
             p.append(("method", self.method))
         if self.lossless_to_model is not None:
             p.append(("lossless_to_model", self.lossless_to_model))
+        if self.runner_up:
+            p.append(("runner_up", self.runner_up))
         if with_error and self.error:
             p.append(("error", self.error))
         return p
@@ -98,6 +101,7 @@ class SimResult(_OrderedJSON):
     method: str = ""
     lossless_to_model: bool | None = None
     basis: str = BASIS
+    runner_up: str = ""
 
     def pairs(self) -> list[tuple[str, object]]:
         p: list[tuple[str, object]] = [("content_type", self.content_type)]
@@ -119,5 +123,7 @@ class SimResult(_OrderedJSON):
             p.append(("method", self.method))
         if self.lossless_to_model is not None:
             p.append(("lossless_to_model", self.lossless_to_model))
+        if self.runner_up:
+            p.append(("runner_up", self.runner_up))
         p.append(("basis", self.basis))
         return p
