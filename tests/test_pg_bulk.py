@@ -122,3 +122,21 @@ def test_hnsw_is_built_once_the_vectors_pass_the_exact_size(pg_url, monkeypatch)
     q = vecs[3] + 0.1 * vecs[85]
     exact = sorted(range(90), key=lambda i: -float(vecs[i] @ q))[:5]
     assert [h[0] for h in idx.search(q, 5)] == [ids[i] for i in exact]
+
+
+def test_substrings_of_many_words_in_one_round_trip_match_sqlite(pg_url, tmp_path):
+    from cavemem.memory.model import Filter
+
+    lines = _lines(300)
+    lite, pg = Memory(str(tmp_path / "m.db"), cwd=str(tmp_path)), Memory(pg_url, cwd=str(tmp_path))
+    lite.import_lines(lines)
+    pg.import_lines(lines)
+    needles = ["gw3", "ngress", "s4", "80", "STEN", "100_", "50%", "nothing-like-this", "s9"]
+    for where in (Filter(projects=("p1",)), Filter(projects=None, current_only=False)):
+        many = pg.store.substring_candidates_many(needles, where, 7)
+        for n in needles:
+            one = pg.store.substring_candidates(n, where, 7)
+            assert many.get(n, []) == one, n
+            if len(one) < 7:  # all of them: the same rows as SQLite's trigram index (which orders a capped list its own way)
+                assert set(one) == set(lite.store.substring_candidates(n, where, 7)), n
+    assert many["gw3"] and many["s4"] and "nothing-like-this" not in many

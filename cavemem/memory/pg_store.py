@@ -230,17 +230,34 @@ class PgMemoryStore(MemoryStore):
         return rank_fts(self._q, terms, where, k, newest)
 
     def substring_candidates(self, needle: str, where: Filter, k: int) -> list[int]:
-        needle = needle.lower()
-        if not needle.strip():
-            return []
+        return self.substring_candidates_many([needle], where, k).get(needle, [])
+
+    def substring_candidates_many(self, needles: Sequence[str], where: Filter, k: int) -> dict[str, list[int]]:
+        """:meth:`substring_candidates` of each needle, in one round trip per 100 needles (a
+        UNION ALL of the single-needle statements: the same rows, the same order)."""
         rest, params = _filter(where)
-        if len(needle) < 3:
-            return [r[0] for r in self._q("SELECT m.seq FROM memories AS m WHERE strpos(lower(m.text), %s) > 0" + rest
-                                          + " ORDER BY m.ts DESC LIMIT %s", [needle, *params, k])]
-        pattern = "%" + needle.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-        rows = self._q("SELECT m.seq, m.text FROM memories AS m WHERE m.text ILIKE %s" + rest + " ORDER BY m.seq LIMIT %s",
-                       [pattern, *params, k * 4])
-        return [seq for seq, text in rows if needle in text.lower()][:k]
+        wanted = list(dict.fromkeys(n for n in needles if n.lower().strip()))
+        out: dict[str, list[int]] = {}
+        for i in range(0, len(wanted), 100):
+            parts, args = [], []
+            for j, needle in enumerate(wanted[i : i + 100]):
+                low = needle.lower()
+                if len(low) < 3:
+                    parts.append(f"(SELECT {j} AS n, m.seq, NULL::text AS text, row_number() OVER (ORDER BY m.ts DESC) AS o "
+                                 f"FROM memories AS m WHERE strpos(lower(m.text), %s) > 0{rest} ORDER BY m.ts DESC LIMIT %s)")
+                    args += [low, *params, k]
+                else:
+                    pattern = "%" + low.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+                    parts.append(f"(SELECT {j} AS n, m.seq, m.text, m.seq AS o FROM memories AS m WHERE m.text ILIKE %s{rest} "
+                                 f"ORDER BY m.seq LIMIT %s)")
+                    args += [pattern, *params, k * 4]
+            chunk = wanted[i : i + 100]
+            for j, seq, text, _ in self._q("SELECT * FROM (" + " UNION ALL ".join(parts) + ") AS u ORDER BY n, o", args):
+                low = chunk[j].lower()
+                got = out.setdefault(chunk[j], [])
+                if len(got) < k and (text is None or low in text.lower()):
+                    got.append(seq)
+        return out
 
     def doc_freqs(self, terms) -> dict[str, int]:
         terms = list(dict.fromkeys(terms))

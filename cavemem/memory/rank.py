@@ -397,11 +397,13 @@ class Ranker:
     def _substring_candidates(self, qterms, df: dict, n_docs: int, idf: dict, where: Filter, pool: dict) -> dict[str, set[int]]:
         """Terms the word index does not know (and lone CJK characters), as substrings."""
         found: dict[str, set[int]] = {}
-        for q in qterms:
-            lone_cjk = len(q.term) == 1 and analyze.is_cjk(q.term)
-            if (df[q.term] > 0 and not lone_cjk) or (len(q.raw) < 3 and not lone_cjk):
-                continue
-            hits = set(self.store.substring_candidates(q.raw, where, self.config.candidates))
+        k = self.config.candidates
+        wanted = [q for q in qterms
+                  if (len(q.term) == 1 and analyze.is_cjk(q.term)) or (df[q.term] <= 0 and len(q.raw) >= 3)]
+        many = getattr(self.store, "substring_candidates_many", None)  # PostgreSQL: one round trip for all of them
+        got = many([q.raw for q in wanted], where, k) if many is not None and wanted else {}
+        for q in wanted:
+            hits = set(got.get(q.raw, ()) if many is not None else self.store.substring_candidates(q.raw, where, k))
             if hits:
                 found[q.term] = hits
                 idf[q.term] = bm25_idf(n_docs, max(len(hits), df[q.term]))
