@@ -20,6 +20,8 @@ CASES = [
     ("perl_confess.log", "log"),  # Perl frames: "called at -e line 1"
     ("vmstat.txt", "tabular"),  # two header lines, aligned columns
     ("column_t_group.txt", "tabular"),  # column -t: no header at all
+    ("btree_gist_upgrade.sql", "code"),  # CREATE FUNCTION over RETURNS / AS / LANGUAGE clause lines
+    ("xmlsec_examples.Makefile", "code"),  # make rules with tab-indented recipes
 ]
 
 
@@ -45,3 +47,8 @@ def test_pipe_rows_without_a_header_rule_are_tabular():
     rows = b"".join(b"pkg%d|1.%d.0|%d|admin|optional\n" % (i, i, 100 + i) for i in range(12))
     assert detect(rows) == "tabular"
     assert detect(b"".join(b"a %d | b\n" % i if i % 2 else b"just prose here %d\n" % i for i in range(12))) == "text"
+
+
+def test_prose_opening_on_clause_words_is_not_sql():
+    prose = b"".join(b"As noted above, the value %d is read from the file.\nFrom then on it stays put;\n" % i for i in range(8))
+    assert detect(prose) != "code"

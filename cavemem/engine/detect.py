@@ -31,7 +31,12 @@ _HTML_TAGS = (b"<body", b"<article", b"<main", b"<div", b"<p>", b"<p ")
 _PY_DEF = re.compile(rb"^[\t ]*(?:async )?def \w+\(", re.M)
 _SQL_HEAD = re.compile(
     rb"(?i)[\t ]*(?:CREATE|INSERT|ALTER|DROP|SELECT|UPDATE|DELETE|BEGIN|COMMIT|PRAGMA|SET|GRANT|REPLACE|WITH)\b"
+    # a statement's clause lines (``RETURNS bool``, ``AS 'MODULE_PATHNAME'``, ``LANGUAGE C``, ``FROM t``),
+    # upper-case only: prose opens sentences on ``As`` and ``From``
+    rb"|[\t ]*(?-i:RETURNS|AS|LANGUAGE|FROM|WHERE|VALUES|JOIN|ON|GROUP BY|ORDER BY|END|AND|OR|IMMUTABLE|STRICT)\b"
 )
+# a make rule: ``target: prerequisites`` (not ``:=``) and a tab-indented recipe line under it
+_MAKE_RULE = re.compile(rb"^[\w.%$()/ -]+:(?![=:])[^\n]*\n\t\S", re.M)
 _TAG = re.compile(rb"<[a-z/!][^>\n]{0,200}>")
 _KEYWORDS = re.compile(
     rb"\b(?:func|package|import|def|class|function|return|const|let|var|public|private|protected|static|void"
@@ -230,7 +235,7 @@ def _looks_tabular(data: bytes) -> bool:
 def is_code(data: bytes, trimmed: bytes) -> bool:
     if is_log(data) or _looks_config(data):  # the strict config reader is surer than these votes
         return False
-    if trimmed.startswith(b"#!") or _sql_script(data):
+    if trimmed.startswith(b"#!") or _sql_script(data) or len(_MAKE_RULE.findall(data, 0, 1 << 16)) >= 2:
         return True
     if b"`" in data and len(_MD_HEADING.findall(data, 0, 1 << 16)) >= 2:  # two headings or one fenced block
         # a Markdown document quotes code in fences and inline spans: it is code only when
