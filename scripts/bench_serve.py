@@ -21,6 +21,7 @@ default): the store is embedded first (``cavemem embed sync``). Writes bench-res
 (serve-embed0.json under CAVEMAN_EMBED=0) and prints a table.
 
     nice .venv/bin/python scripts/bench_serve.py --store /tmp/serve10k --configs 1x2,2x1 --before /tmp/before --list-memories 0
+    PYTHONPATH=/tmp/after nice .venv/bin/python scripts/bench_serve.py ...   # bench a fixed snapshot, not the live tree
     CAVEMAN_EMBED=0 .venv/bin/python scripts/bench_serve.py --list-memories 0
 """
 
@@ -43,7 +44,7 @@ from datetime import timedelta
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+sys.path.append(str(REPO))  # after PYTHONPATH: PYTHONPATH=<a source tree> benches that tree, servers included
 sys.path.insert(0, str(REPO / "scripts"))
 
 TOPICS = ["deploy", "database", "cache", "auth", "billing", "search", "queue", "frontend", "logging", "backup"]
@@ -352,12 +353,13 @@ def recall_phase(tmp: str, args, result: dict) -> None:
     local.m.close()
 
 
-def list_page(port: int, token: str, pages: dict, repeats: int = 10) -> dict:
-    """Server render time of the list page for each ``{name: query string}`` (whole response read)."""
+def list_page(port: int, token: str, pages: dict, server_pid: int, repeats: int = 10) -> dict:
+    """Render time of the list page for each ``{name: query string}`` (whole response read), and the
+    server's CPU a page (what the wall time would be on an idle core)."""
     out = {}
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
     for name, qs in pages.items():
-        times = []
+        times, cpu0 = [], tree_cpu(server_pid)
         for _ in range(repeats):
             t0 = time.perf_counter()
             conn.request("GET", f"/?{qs}", headers={"Authorization": f"Bearer {token}"})
@@ -365,7 +367,8 @@ def list_page(port: int, token: str, pages: dict, repeats: int = 10) -> dict:
             body = resp.read()
             times.append((time.perf_counter() - t0) * 1000)
             assert resp.status == 200 and body.count(b'class="mem"') >= 1, (name, body[-300:])
-        out[name] = {"query": qs, "median_ms": statistics.median(times), "max_ms": max(times), "rows": body.count(b'class="mem"')}
+        out[name] = {"query": qs, "median_ms": statistics.median(times), "max_ms": max(times), "rows": body.count(b'class="mem"'),
+                     "server_cpu_ms": 1000 * (tree_cpu(server_pid) - cpu0) / repeats}
     return out
 
 
@@ -378,7 +381,7 @@ def list_phase(tmp: str, args, result: dict) -> None:
     pages = {"first": "offset=0", "deepest": f"offset={max(0, n - 50)}", "tag": "tag=pulse", "project": f"project=pulse&offset={n // 10}",
              "min_confidence": "min_confidence=0.5", "since_until": f"since=2026-03-01&until=2026-03-31&offset={n // 40}"}
     try:
-        result["list_page"] = list_page(port, token, pages)
+        result["list_page"] = list_page(port, token, pages, proc.pid)
     finally:
         stop(proc)
 
@@ -404,7 +407,7 @@ def report(args, result: dict, out: Path) -> None:
                       f"{v['client_cpu_ms_per_req']:4.1f}{tail}")
     for key, v in result.get("list_page", {}).items():
         print(f"list page, {args.list_memories} memories, {key} ({v['query']}): median {v['median_ms']:.0f} ms, "
-              f"max {v['max_ms']:.0f} ms, {v['rows']} rows")
+              f"max {v['max_ms']:.0f} ms, server CPU {v['server_cpu_ms']:.0f} ms a page, {v['rows']} rows")
     print(f"wrote {out.relative_to(REPO)}")
 
 
@@ -429,7 +432,8 @@ def main() -> None:
         if args.list_memories:
             list_phase(tmp, args, result)
     result["loadavg_end"] = os.getloadavg()
-    out = REPO / "bench-results" / ("serve-embed0.json" if embed_off else "serve.json")
+    name = "serve-list" if not args.requests else "serve-embed0" if embed_off else "serve"
+    out = REPO / "bench-results" / f"{name}.json"
     out.parent.mkdir(exist_ok=True)
     out.write_text(json.dumps(result, indent=2))
     report(args, result, out)
