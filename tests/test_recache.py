@@ -18,9 +18,9 @@ def _cavemem(args, stdin, cache_dir, **env):
     return subprocess.run([sys.executable, "-m", "cavemem", *args], input=stdin, capture_output=True, env=full, timeout=120)
 
 
-def _cache_file(cache_dir) -> str:
-    files = glob.glob(os.path.join(str(cache_dir), "re-*.marshal"))
-    assert len(files) == 1, files
+def _cache_file(cache_dir, command: str = "compress") -> str:
+    files = glob.glob(os.path.join(str(cache_dir), f"re-*-main-{command}.marshal"))  # one file per command
+    assert len(files) == 1, os.listdir(cache_dir)
     return files[0]
 
 
@@ -51,10 +51,14 @@ def test_cached_patterns_and_dataclass_methods_equal_what_python_builds(tmp_path
                         (["recall", "--all", "when do we deploy"], b"")):
         done = _cavemem(args, stdin, cache, CAVEMAN_HOME=str(tmp_path / "home"), CAVEMAN_EMBED="0")
         assert done.returncode == 0, done.stderr
+    assert sorted(os.path.basename(f).rsplit("-", 1)[1] for f in glob.glob(str(cache / "re-*"))) == [
+        "compress.marshal", "detect.marshal", "recall.marshal", "remember.marshal"]
     code = f"""
-import marshal, re, _sre, dataclasses
+import glob, marshal, re, _sre, dataclasses
 from cavemem.cli import recache
-table = marshal.loads(open({_cache_file(cache)!r}, 'rb').read())
+table = {{}}
+for path in glob.glob({str(cache / "re-*.marshal")!r}):
+    table.update(marshal.loads(open(path, 'rb').read()))
 pats = [k for k in table if k[0] != 'fn']
 assert len(pats) > 30, len(pats)
 for p, flags in pats:
@@ -62,7 +66,7 @@ for p, flags in pats:
     cached = _sre.compile(p, *table[p, flags])
     assert cached == fresh and cached.groupindex == fresh.groupindex and cached.flags == fresh.flags, p
 assert sum(k[0] == 'fn' for k in table) > 10
-recache.install()
+recache.install("main", "")
 @dataclasses.dataclass(frozen=True)
 class P:
     x: int

@@ -26,7 +26,7 @@ EXTERNAL = {
 
 
 def main(argv: list[str] | None = None) -> None:
-    io.run_and_exit(_run_reporting_fatal, argv)
+    io.run_and_exit(_run_reporting_fatal, argv, (*_COMMANDS, *EXTERNAL))
 
 
 def _run_reporting_fatal(argv: list[str]) -> int:

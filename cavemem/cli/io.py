@@ -80,17 +80,18 @@ def stdout_is_tty() -> bool:
     return _is_tty(sys.stdout)
 
 
-def run_and_exit(run, argv: list[str] | None) -> None:
+def run_and_exit(run, argv: list[str] | None, commands=()) -> None:
     """A console-script ``main``: ``run(argv)`` (default ``sys.argv[1:]``) gives the exit
     status; a closed stdout (``| head``) exits 1 and Ctrl-C 130, without a traceback.
     Compiled regular expressions come from the disk cache (:mod:`.recache`; ``CAVEMAN_RE_CACHE=0``
-    turns it off)."""
+    turns it off), one file per command named in ``commands``."""
+    argv = sys.argv[1:] if argv is None else argv
     if os.environ.get("CAVEMAN_RE_CACHE", "") != "0":
         from . import recache
 
-        recache.install()
+        recache.install(run.__module__.rpartition(".")[2], argv[0] if argv and argv[0] in commands else "")
     try:
-        code = run(sys.argv[1:] if argv is None else argv)
+        code = run(argv)
     except BrokenPipeError:
         _silence_stdout()
         code = 1

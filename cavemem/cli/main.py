@@ -88,7 +88,7 @@ def top_help() -> str:
 
 def main(argv: list[str] | None = None) -> None:
     defer_inspect()
-    io.run_and_exit(run, argv)
+    io.run_and_exit(run, argv, COMMANDS)
 
 
 def defer_inspect() -> None:

@@ -27,14 +27,18 @@ _table: dict | None = None  # (pattern, flags) -> args after ``pattern`` for _sr
 #                             ("fn", source) -> the code object dataclasses would exec
 _new = 0
 _path = ""
+_scope = "main"
 _orig = None
 
 
-def install() -> None:
+def install(program: str = "", command: str = "") -> None:
     """Route ``re``'s cache misses through the disk cache (idempotent; a no-op if ``re``'s
-    internals are not the ones this was written against)."""
-    global _orig
+    internals are not the ones this was written against). One file per program and command
+    (``main-recall``, ``engine_cli-compress``): a process loads only what its command compiles."""
+    global _orig, _scope
     import re
+
+    _scope = "-".join("".join(c for c in part if c.isalnum() or c == "_")[:24] or "other" for part in (program, command))
 
     compiler = getattr(re, "_compiler", None)
     if _orig is not None or compiler is None or not hasattr(compiler, "_code") or not hasattr(compiler, "_parser"):
@@ -54,7 +58,7 @@ def _file() -> str:
     from .. import paths
 
     tag = f"{sys.implementation.cache_tag}-{sys.hexversion:x}-{_sre.MAGIC}-{_sre.CODESIZE}"
-    return os.path.join(paths.cache_dir(), f"re-{tag}.marshal")
+    return os.path.join(paths.cache_dir(), f"re-{tag}-{_scope}.marshal")
 
 
 def _load() -> dict:

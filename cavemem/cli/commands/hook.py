@@ -107,7 +107,7 @@ def run_hook(name: str) -> int:
 
     started = time.monotonic()
     budget = deadline_ms() / 1000.0
-    out, exc = run_with_deadline(lambda: handle(name, _read_event()), max(0.0, budget - (time.monotonic() - started)))
+    out, exc = run_with_deadline(lambda: _work(name), max(0.0, budget - (time.monotonic() - started)))
     if out is TIMED_OUT:
         _log(name, "cave_hook_deadline", f"gave up after {deadline_ms()} ms (CAVEMAN_HOOK_DEADLINE_MS); printed nothing")
         _warm_later()
@@ -120,6 +120,18 @@ def run_hook(name: str) -> int:
     if out is not None:
         io.write_stdout((io.json_line(out) + "\n").encode())
     return 0
+
+
+def _work(name: str) -> dict | None:
+    """The worker's job; it leaves by ``os._exit``, so it saves what it compiled itself."""
+    try:
+        return handle(name, _read_event())
+    finally:
+        import sys
+
+        recache = sys.modules.get("cavemem.cli.recache")
+        if recache is not None:
+            recache.flush()
 
 
 def _read_event() -> bytes:
