@@ -178,6 +178,33 @@ def bench_scale(url: str, n: int, *, backends, embed: str = "", cache: Path | No
     return out
 
 
+def bench_latency(stores: dict[str, str], rounds: int = 2, embed: str = "") -> dict:
+    """Recall latency in process on stores built by an earlier ``--scale --keep`` run (``{backend:
+    path or URL}``), each dev-set question asked of every backend in turn, ``rounds`` times, so
+    both see the same machine load; p50/p95 by the dev set's tune/check split."""
+    import bench_memory_devset as dev
+    import bench_memory_scale as bms
+    from cavemem import Memory
+
+    qs = [json.loads(x) for x in (dev.DATA_DIR / "questions.jsonl").read_text().splitlines() if x.strip()]
+    scorers = ["static"] if embed == "static" else ()
+    ms = {name: Memory(target, clock=lambda: dev.NOW, cwd="/", scorers=scorers) for name, target in stores.items()}
+    for m in ms.values():
+        m.recall("warm up the caches", project=bms.PROJECT, limit=10, now=dev.NOW)
+    lat: dict[str, list[tuple[float, str]]] = {name: [] for name in ms}
+    for _ in range(rounds):
+        for q in qs:
+            for name, m in ms.items():
+                t0 = time.perf_counter()
+                m.recall(q["q"], project=q["project"], limit=10, now=dev.NOW)
+                lat[name].append(((time.perf_counter() - t0) * 1000, q["split"]))
+    out = {"rounds": rounds, "questions": len(qs), "load": round(os.getloadavg()[0], 1)}
+    for name, got in lat.items():
+        out[name] = {s: {"p50": bms.pct([t for t, x in got if x == s], 0.5), "p95": bms.pct([t for t, x in got if x == s], 0.95)}
+                     for s in ("tune", "check")}
+    return out
+
+
 def bench_devset(url: str) -> dict:
     """``scripts/bench_memory_devset.py``'s hand-written set (fixed tune/check split) through its own
     harness, once into a SQLite file and once into the server (its ``Memory(path)`` call is pointed
@@ -213,11 +240,20 @@ def main() -> None:
     ap.add_argument("--pad-cache", type=Path, help="JSON file keeping the distractors between runs")
     ap.add_argument("--skip-concurrency", action="store_true", help="no writers / compress runs")
     ap.add_argument("--keep", action="store_true", help="keep the PostgreSQL schema (its URL is printed)")
+    ap.add_argument("--latency", nargs=2, metavar=("SQLITE_DB", "PG_URL"),
+                    help="only recall latency on two stores kept by an earlier --scale --keep run, asked in turn")
     ap.add_argument("--embed", action="store_true", help="keep semantic recall on (default: lexical ranking, CAVEMAN_EMBED=0)")
     ap.add_argument("--out", type=Path, default=RESULTS)
     args = ap.parse_args()
     if not args.embed:
         os.environ["CAVEMAN_EMBED"] = "0"
+    if args.latency:
+        res = bench_latency({"sqlite": args.latency[0], "postgres": args.latency[1]}, embed=args.scale_embed)
+        print(json.dumps(res, indent=1))
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps({"generated": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "latency": res},
+                                       indent=2) + "\n")
+        return
     import psycopg
 
     schema = "bench_" + uuid.uuid4().hex[:10]
