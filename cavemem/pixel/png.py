@@ -22,6 +22,38 @@ RGB = "RGB"
 COMPRESS_LEVEL = 1
 
 
+def encode_indexed(image, palette: bytes) -> bytes:
+    """An indexed-colour PNG of a Pillow "P" image whose pixel values index ``palette``
+    (RGB triples): 1, 2 or 4 bits a pixel when the palette has at most 2, 4 or 16 colours.
+
+    Pillow packs the rows (``tobytes("raw", "P;N")``); the IDAT stream is one stdlib
+    ``zlib.compress`` of the rows, each behind filter byte 0 (no filter: what palette rows
+    want anyway). Measured on a conservative 1568x720 page (``scripts/bench_pixel.py``):
+    Pillow's own PNG writer at compress_level 1 took ~40 ms, packing plus this ~4 ms, for a
+    file ~4% smaller; the decoded pixels are the same."""
+    import struct
+    import zlib
+
+    width, height = image.size
+    colours = len(palette) // 3
+    bits = 1 if colours <= 2 else 2 if colours <= 4 else 4 if colours <= 16 else 8
+    rows = image.tobytes("raw", f"P;{bits}" if bits < 8 else "P")
+    stride = (width * bits + 7) // 8
+    if len(rows) != stride * height:
+        raise ValueError(f"png: {len(rows)} packed bytes for {width}x{height} at {bits} bits")
+    framed = bytearray(height * (stride + 1))  # filter byte 0, then the row
+    for y in range(height):
+        at = y * (stride + 1) + 1
+        framed[at : at + stride] = rows[y * stride : (y + 1) * stride]
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+    header = struct.pack(">IIBBBBB", width, height, bits, 3, 0, 0, 0)  # colour type 3: palette
+    return b"".join((b"\x89PNG\r\n\x1a\n", chunk(b"IHDR", header), chunk(b"PLTE", bytes(palette)),
+                     chunk(b"IDAT", zlib.compress(bytes(framed), COMPRESS_LEVEL)), chunk(b"IEND", b"")))
+
+
 def encode_image(image) -> bytes:
     """PNG bytes of a Pillow image."""
     buf = io.BytesIO()

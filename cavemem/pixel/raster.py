@@ -248,8 +248,9 @@ class Canvas:
         colours - no per-pixel colour conversion, and filter-free rows that deflate fast.
 
         A page that uses at most 16 codes (a page without anti-aliasing uses two) has them
-        renumbered 0..n-1 with a palette of just those colours, so Pillow writes 1, 2 or 4 bits
-        a pixel: the same colours from an eighth (a quarter, a half) of the bytes to deflate."""
+        renumbered 0..n-1 with a palette of just those colours, written at 1, 2 or 4 bits a
+        pixel (:func:`.png.encode_indexed`): the same colours from an eighth (a quarter, a half)
+        of the bytes to deflate."""
         palette = interleave(*tables)
         used = [c for c, n in enumerate(index_img.histogram()) if n]
         if len(used) <= 16:
@@ -259,8 +260,7 @@ class Canvas:
             index_img = index_img.point(lut)
             palette = b"".join(palette[3 * c : 3 * c + 3] for c in used)
         im = self._Image.frombytes("P", (self.width, self.height), index_img.tobytes())
-        im.putpalette(palette)
-        return png.encode_image(im)
+        return png.encode_indexed(im, palette)
 
     def to_png(self, palette=None) -> tuple[bytes, bool]:
         """Encode: grey when there is no palette, else colour with slot colours."""
