@@ -23,7 +23,6 @@ from __future__ import annotations
 import sqlite3
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import replace
 
 from ..errors import CaveError, StoreUnavailable
 from ..store import sqlite as sqlite_store
@@ -38,7 +37,19 @@ from .model import (  # noqa: F401 - Filter, MemoryRecord, KINDS… are re-expor
     record_from_row,
     require_kind,
 )
+from .fts import (  # noqa: F401 - re-exported: callers import the scope tokens and FTS queries from here
+    LARGE_SCOPE,
+    SUPERSEDED_TOKEN,
+    _quote,
+    fts_query,
+    fts_rows,
+    large_scope,
+    project_token,
+    scope_value,
+)
 from .store_schema import MIGRATIONS, _migrate_v1  # noqa: F401 - the schema's migrations (tests call v1)
+
+MMAP_BYTES = 256 << 20  # SQLite reads the memory store's first 256 MiB through mmap
 
 
 def index_terms(rec: MemoryRecord) -> list[str]:
@@ -48,57 +59,6 @@ def index_terms(rec: MemoryRecord) -> list[str]:
         if extra:
             parts.append(extra)
     return analyze.analyze("\n".join(parts))
-
-
-# -- scope tokens -----------------------------------------------------------------------------------
-
-SUPERSEDED_TOKEN = "s0"
-
-
-def project_token(project: str) -> str:
-    """The ``scope`` term of a project (hex, so the ascii tokenizer keeps it whole)."""
-    import hashlib
-
-    return "p" + hashlib.sha256(project.encode("utf-8", "surrogatepass")).hexdigest()[:16]
-
-
-def scope_value(project: str, current: bool) -> str:
-    return project_token(project) + ("" if current else " " + SUPERSEDED_TOKEN)
-
-
-def _quote(term: str) -> str:
-    return '"' + term.replace('"', '""') + '"'
-
-
-def fts_query(terms: Sequence[str], where: "Filter", k: int, *, min_rowid: int = 0, nth_newest: int = 0) -> tuple[str, list]:
-    """SQL + params for the top ``k`` (rowid, bm25) matching any of ``terms`` under ``where``.
-
-    Project and current-only filters go into the MATCH expression (doclist intersections); only
-    the rarer filters (dates, tag, kind, session) join ``memories``. ``min_rowid`` skips older
-    rows; ``nth_newest`` > 0 instead asks for the rowid of the n-th newest match."""
-    expr = "{body} : (" + " OR ".join(_quote(t) for t in terms) + ")"
-    if where.projects is not None:
-        expr += " AND {scope} : (" + " OR ".join(_quote(project_token(p)) for p in where.projects) + ")"
-    if where.current_only:
-        expr += " NOT {scope} : " + SUPERSEDED_TOKEN
-    rest, params = replace(where, projects=None, current_only=False).sql(alias="m", prefix=" AND ")
-    if min_rowid:
-        rest = " AND f.rowid >= ?" + rest
-        params = [min_rowid, *params]
-    source = "FROM mem_fts AS f" + (" JOIN memories AS m ON m.seq = f.rowid" if "m." in rest else "")
-    if nth_newest:
-        return f"SELECT f.rowid {source} WHERE mem_fts MATCH ?{rest} ORDER BY f.rowid DESC LIMIT 1 OFFSET ?", [expr, *params, nth_newest]
-    return f"SELECT f.rowid, bm25(mem_fts, 1.0, 0.0) AS s {source} WHERE mem_fts MATCH ?{rest} ORDER BY s LIMIT ?", [expr, *params, k]
-
-
-def fts_rows(conn, terms: Sequence[str], where: "Filter", k: int) -> list[tuple[int, float]]:
-    """Top ``k`` (rowid, score) inside a write transaction (dedup); a PostgreSQL connection
-    ranks with the same figures natively."""
-    native = getattr(conn, "fts_candidates", None)
-    if native is not None:
-        return native(terms, where, k)
-    sql, params = fts_query(terms, where, k)
-    return conn.execute(sql, params).fetchall()
 
 
 def mark_superseded(conn: sqlite3.Connection, rec: "MemoryRecord", until: str, successor: str) -> bool:
@@ -146,6 +106,7 @@ class MemoryStore:
     def __init__(self, db: sqlite_store.Database):
         self.db = db
         self.path = db.path
+        self._scopes: dict[tuple, list] = {}  # projects -> [large?, asks since counted]
 
     # -- plumbing ------------------------------------------------------------------------------
     def read(self, sql: str, params: Sequence = ()) -> list:
@@ -272,12 +233,25 @@ class MemoryStore:
         matches are scored (FTS5 walks a doclist backwards cheaply; scoring is the cost)."""
         if not terms:
             return []
+        join = self._large_scope(where.projects)
         floor = 0
         if newest > 0:
-            row = self.read(*fts_query(terms, where, 0, nth_newest=newest))
+            row = self.read(*fts_query(terms, where, 0, nth_newest=newest, scope_join=join))
             floor = row[0][0] if row else 0
-        sql, params = fts_query(terms, where, k, min_rowid=floor)
+        sql, params = fts_query(terms, where, k, min_rowid=floor, scope_join=join)
         return [(seq, -score) for seq, score in self.read(sql, params)]
+
+    def _large_scope(self, projects) -> bool:
+        """:func:`large_scope`, remembered for 64 asks per projects (it decides speed, not results)."""
+        if projects is None:
+            return False
+        key = tuple(projects)
+        known = self._scopes.get(key)
+        if known is None or known[1] >= 64:
+            known = [large_scope(self.read, projects), 0]
+            self._scopes[key] = known
+        known[1] += 1
+        return known[0]
 
     def substring_candidates(self, needle: str, where: "Filter", k: int) -> list[int]:
         """Rows whose raw text contains ``needle`` (case-insensitively), via the trigram index.
@@ -478,4 +452,8 @@ def open_memory_store(path: str | None = None) -> MemoryStore:
         raise store_error(exc, path, "open") from exc
     except sqlite3.Error as exc:
         raise store_error(exc, path, "open") from exc
+    if path != sqlite_store.MEMORY:
+        # pages read through a read-only mapping instead of a read() and a copy each: the FTS
+        # candidate query of a 100k-memory project, 6.7 -> 4.7 ms (its rows are random reads)
+        db.execute(f"PRAGMA mmap_size = {MMAP_BYTES}").fetchall()
     return MemoryStore(db)
