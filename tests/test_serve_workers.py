@@ -234,3 +234,11 @@ def test_workers_stop_when_the_launcher_is_killed(served):
     while any(_alive(p) for p in workers) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert not [p for p in workers if _alive(p)]
+
+
+def test_workers_option_is_checked(cave_home):
+    env = {k: v for k, v in os.environ.items() if k != security.TOKEN_ENV}
+    r = subprocess.run([*cli_argv(), "serve", "--workers", "0"], capture_output=True, text=True, env=env, timeout=60)
+    assert r.returncode == 2 and r.stdout == "" and json.loads(r.stderr)["error"] == "cave_invalid_arguments"
+    shown = subprocess.run([*cli_argv(), "serve", "--help"], capture_output=True, text=True, env=env, timeout=60)
+    assert shown.returncode == 0 and "--workers N" in shown.stdout
