@@ -407,21 +407,24 @@ def _encoded_length(core, text: str, chunk: int = CHUNK_CHARS) -> int:
     return total
 
 
-# A byte cut point of :func:`_encoded_length_bytes`: just after a newline that a printable ASCII
-# byte other than space and '/' follows — a subset of the text cut points above.
+# Byte cut points of :func:`_encoded_length_bytes`, where an o200k piece always starts and no
+# piece before it looks past: (1) after a newline that an ASCII character other than whitespace
+# and '/' follows (the text rule above); (2) before a space that an ASCII non-space character
+# precedes (no piece runs from a non-space into a space: a space only ever opens a piece);
+# (3) between an ASCII letter or digit and ASCII punctuation other than the apostrophe of
+# ``'s``/``'t``/… (letter and digit pieces end there; one-line JSON has no newline to cut at).
 _BYTE_CUT = None
 
 
 def _encoded_length_bytes(core, data: bytes, chunk: int = CHUNK_CHARS) -> int:
-    """The count of ``go_text(data)`` from byte chunks decoded one at a time: every cut is after
-    a newline followed by an ASCII character that is neither whitespace nor '/' (a cut point of
-    :func:`_encoded_length`), and no UTF-8 sequence spans a newline, so each chunk decodes to
-    the same characters the whole input has there."""
+    """The count of ``go_text(data)`` from byte chunks decoded one at a time: every cut is at a
+    point of ``_BYTE_CUT`` (a piece boundary of the whole text), between two ASCII characters,
+    so each chunk decodes to the same characters the whole input has there."""
     global _BYTE_CUT
     if _BYTE_CUT is None:
         import re
 
-        _BYTE_CUT = re.compile(rb"\n(?=[!-.0-~])")
+        _BYTE_CUT = re.compile(rb"\n(?=[!-.0-~])|(?<=[!-~])(?= )|(?<=[A-Za-z0-9])(?=[!-&(-/:-@\[-`{-~])")
     total, start, n = 0, 0, len(data)
     while start < n:
         end = start + chunk

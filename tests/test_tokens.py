@@ -189,6 +189,38 @@ def test_byte_chunked_count_equals_whole_count(parts, chunk):
     assert tokens._encoded_length_bytes(core, data, chunk=chunk) == len(core.encode_ordinary(go_text(data)))
 
 
+_PIECES = ["a", "Zed", "x1", "42", "1234567", " ", "  ", "\t", "\n", "\r\n", "'s", "'T", "'", '"', ",", ":", "{", "}", "[", "]",
+           "-", "/", "//", ".", "...", "_", "#", "\u00e9", "\u00c9t\u00e9", "\u0301", "\u4e2d\u6587", "\u00a0", "\u3000", "\u2026",
+           "\U0001f600", "\xff", "\xc3"]
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=80), st.integers(min_value=1, max_value=16))
+def test_byte_cut_points_are_piece_boundaries(parts, chunk):
+    """One-line inputs (minified JSON) are cut before a space after a non-space, and between an
+    ASCII letter or digit and punctuation: the chunk counts must add up to the whole count."""
+    from cavemem.gocompat import go_text
+
+    data = "".join(p for p in parts if p not in ("\xff", "\xc3")).encode()
+    data += b"".join(b"\xff" if p == "\xff" else b"\xc3" for p in parts if p in ("\xff", "\xc3"))
+    core = _full_core()
+    assert tokens._encoded_length_bytes(core, data, chunk=chunk) == len(core.encode_ordinary(go_text(data)))
+
+
+def test_one_line_json_is_counted_in_chunks(monkeypatch):
+    """A big one-line JSON document has no newline: it is still cut, and the count is exact."""
+    import json as _json
+
+    doc = _json.dumps({"results": [{"id": i, "name": f"item-{i}", "tags": ["alpha", "beta"], "ok": i % 3 == 0}
+                                   for i in range(40000)]}).encode()
+    assert b"\n" not in doc and len(doc) > tokens.CHUNK_CHARS
+    pieces = []
+    real = tokens.go_text
+    monkeypatch.setattr(tokens, "go_text", lambda b: pieces.append(len(b)) or real(b))
+    assert O200kCounter().count(doc) == len(_full_core().encode_ordinary(doc.decode()))
+    assert len(pieces) >= 2 and max(pieces) < 2 * tokens.CHUNK_CHARS
+
+
 def test_counting_big_bytes_does_not_decode_the_whole_input(monkeypatch):
     """A multi-MiB input is counted through the byte-chunk path, and gives the whole count."""
     line = "2026-06-16T09:00:01Z [INFO] compiling module pkg/mod001 ... ok (12 ms) caf\u00e9\n"
