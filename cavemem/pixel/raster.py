@@ -1,13 +1,14 @@
 """Rasterising rows of text into a page image (spec pixel-and-mem A6).
 
-The page is a Pillow "L" image of thermometer ink codes (see ``atlas``). A row of text is drawn
-in ``k`` interleaved layers whose glyphs never overlap; each layer is one ``bytes.join`` of
-column-major glyph blocks (no per-glyph Python work on the common path). The reference's ``max``
-blending where glyphs overlap is a bitwise OR of the layers (a 5-px glyph at a 4-px advance) and
-``ImageChops.lighter`` where rows overlap (8-px rows at a 6-px pitch); the band goes in with
-``Image.frombytes`` + ``paste``. (Blitting glyph by glyph with ``Image.paste``, or bands of 8-px
-columns, measured slower: Pillow's per-call and per-line overheads dominate 5x8 glyphs.) The finished page is written as an indexed PNG by
-Pillow: the ink code (plus the colour slot in the high bits) is the palette index.
+The page is a row-major buffer of thermometer ink codes (see ``atlas``), made into one Pillow
+"L" image when it is encoded. A row of text is drawn in ``k`` interleaved layers whose glyphs
+never overlap; each layer is one ``bytes.join`` of column-major glyph blocks (no per-glyph Python
+work on the common path). The reference's ``max`` blending where glyphs overlap is a bitwise OR
+of the layers (a 5-px glyph at a 4-px advance), and an OR of scanlines where rows overlap (8-px
+rows at a 6-px pitch). (Blitting glyph by glyph with ``Image.paste``, bands of 8-px columns, or a
+``frombytes`` + ``ImageChops.lighter`` + ``paste`` per band all measured slower: Pillow's per-call
+overheads dominate 5x8 glyphs.) The finished page is an indexed PNG (:mod:`.png`): the ink code
+(plus the colour slot in the high bits) is the palette index; Pillow renumbers, packs and blends.
 
 Coloured styles keep a per-pixel *slot* (which palette colour the ink takes): after each glyph
 is drawn every inked pixel of its box takes the glyph's slot, so the last box drawn over a pixel
@@ -89,7 +90,8 @@ _LAYERS: dict[int, int] = {}
 
 
 class Canvas:
-    """A page of thermometer-coded ink as a Pillow "L" image, plus per-scanline glyph slots."""
+    """A page of thermometer-coded ink (a row-major buffer, a Pillow "L" image on demand), plus
+    per-scanline glyph slots."""
 
     def __init__(self, width: int, height: int, aa: bool, coloured: bool = False):
         from PIL import Image, ImageChops
@@ -98,7 +100,7 @@ class Canvas:
         self.width = max(1, width)
         self.height = max(1, height)
         self.aa = aa
-        self.img = Image.new("L", (self.width, self.height), 0)
+        self._page = bytearray(self.width * self.height)  # row-major codes; a Pillow image on demand (img)
         self.slots: list[bytes | None] | None = [None] * self.height if coloured else None
         self.dropped: Counter = Counter()
         self._atlas = get_atlas()
@@ -176,8 +178,10 @@ class Canvas:
         """Merge column-major layer strips into one 8-px band and max-blend it into the page.
 
         Layers are merged as big integers (thermometer codes: OR is max), the band is turned
-        row-major with 8 strided slices, and ``ImageChops.lighter`` blends it into the page only
-        where earlier rows may have inked (a 6-px pitch overlaps the row above)."""
+        row-major with 8 strided slices written straight into the page buffer, OR-ed in only
+        where earlier rows may have inked (a 6-px pitch overlaps the row above). One Pillow image
+        is made from the buffer at the end: a ``frombytes`` + ``paste`` per band cost more than
+        the drawing."""
         need = self.width * CELL_H
         merged = 0
         for x, data in strips:  # placed at byte x * CELL_H of the band by a shift, not by padding copies
@@ -191,11 +195,12 @@ class Canvas:
         if yb <= ya:
             return
         col = merged.to_bytes(need, "big")
-        band = self._Image.frombytes("L", (self.width, yb - ya), b"".join(col[r::CELL_H] for r in range(ya - y0, yb - y0)))
-        box = (0, ya, self.width, yb)
-        if ya < self._inked_to:
-            band = self._chops.lighter(self.img.crop(box), band)
-        self.img.paste(band, box)
+        page, w = self._page, self.width
+        for y in range(ya, yb):
+            line = col[y - y0 :: CELL_H]
+            if y < self._inked_to:
+                line = (int.from_bytes(line, "big") | int.from_bytes(page[y * w : (y + 1) * w], "big")).to_bytes(w, "big")
+            page[y * w : (y + 1) * w] = line
         self._inked_to = max(self._inked_to, yb)
 
     def _paint_run(self, x: int, x_end: int, slot: int, y0: int) -> None:
@@ -231,13 +236,18 @@ class Canvas:
         ya, yb = max(0, y_start), min(self.height, y_end)
         if not 0 <= x < self.width or yb <= ya:
             return
-        box = (x, ya, x + 1, yb)
-        col = self.img.crop(box).tobytes().translate(_DIVIDE)
-        self.img.paste(self._Image.frombytes("L", (1, yb - ya), col), box)
+        w = self.width
+        column = slice(ya * w + x, (yb - 1) * w + x + 1, w)
+        self._page[column] = self._page[column].translate(_DIVIDE)
+
+    @property
+    def img(self):
+        """The page as a Pillow "L" image of codes (made from the buffer on each access)."""
+        return self._Image.frombytes("L", (self.width, self.height), bytes(self._page))
 
     def codes(self) -> bytes:
         """Row-major thermometer codes of the whole page."""
-        return self.img.tobytes()
+        return bytes(self._page)
 
     def slot_map(self) -> bytes:
         none = bytes([NO_BOX]) * self.width
