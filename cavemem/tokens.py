@@ -395,14 +395,19 @@ def _encoded_length(core, text: str, chunk: int = CHUNK_CHARS) -> int:
         return len(core.encode_ordinary(text))
     import re
 
-    cut_rx = re.compile(r"\n(?=[^\s/])")
-    total, start, n = 0, 0, len(text)
+    return _chunk_counts(core, text, re.compile(r"\n(?=[^\s/])"), str, chunk)
+
+
+def _chunk_counts(core, data, cut_rx, decode, chunk: int) -> int:
+    """Sum of the counts of ``data``'s chunks of about ``chunk``, each cut at the first match of
+    ``cut_rx`` at or after that length and turned into text by ``decode``."""
+    total, start, n = 0, 0, len(data)
     while start < n:
         end = start + chunk
         if end < n:
-            cut = cut_rx.search(text, end)
+            cut = cut_rx.search(data, end)
             end = cut.end() if cut else n
-        total += len(core.encode_ordinary(text[start:end]))
+        total += len(core.encode_ordinary(decode(data[start:end])))
         start = end
     return total
 
@@ -425,15 +430,7 @@ def _encoded_length_bytes(core, data: bytes, chunk: int = CHUNK_CHARS) -> int:
         import re
 
         _BYTE_CUT = re.compile(rb"\n(?=[!-.0-~])|(?<=[!-~])(?= )|(?<=[A-Za-z0-9])(?=[!-&(-/:-@\[-`{-~])")
-    total, start, n = 0, 0, len(data)
-    while start < n:
-        end = start + chunk
-        if end < n:
-            cut = _BYTE_CUT.search(data, end)
-            end = cut.end() if cut else n
-        total += len(core.encode_ordinary(go_text(bytes(data[start:end]))))
-        start = end
-    return total
+    return _chunk_counts(core, data, _BYTE_CUT, lambda b: go_text(bytes(b)), chunk)
 
 
 def _python_pieces(text: str) -> list[str] | None:
