@@ -19,6 +19,12 @@ class EmbedPlugin:
     def forget(self, db_path, memory_ids, neighbour_ids) -> dict:
         return forget_vectors(db_path, memory_ids, neighbour_ids)
 
+    def encoder(self):
+        """The process's MiniLM sentence embedder (memory/capture/classify.py judges sentences with it)."""
+        from .embedder import shared_embedder
+
+        return shared_embedder()
+
 
 def register() -> None:
     """Plug ``embed`` (MiniLM, the extra) and ``static`` (the shipped table) into memory (idempotent)."""

@@ -131,9 +131,10 @@ def _keep_rest(memory, old, cand: extract.Candidate, project: str) -> None:
     memory.store.write(txn, "capture")
 
 
-def candidates(messages, report: "CaptureReport") -> list:
-    """The LLM's candidates when an endpoint is configured and answers, else the rules'."""
-    from . import llm
+def candidates(messages, report: "CaptureReport", db_path: str | None = None) -> list:
+    """The LLM's candidates when an endpoint is configured and answers, else the rules', with the
+    learned classifier's additions (and vetoes) when embeddings are on (:mod:`.classify`)."""
+    from . import classify, llm
 
     if llm.enabled():
         try:
@@ -142,7 +143,14 @@ def candidates(messages, report: "CaptureReport") -> list:
             return found
         except llm.LLMError as exc:
             report.extractor = f"rules (llm failed: {exc})"[:200]
-    return extract.extract(messages)
+    found = extract.extract(messages)
+    if classify.enabled(db_path):
+        try:
+            found = classify.augment(messages, found)
+            report.extractor += "+classifier"
+        except Exception as exc:  # noqa: BLE001 - a model that fails to load leaves the rules' candidates
+            report.extractor += f" (classifier failed: {type(exc).__name__})"
+    return found
 
 
 def capture_transcript(memory, path: str, *, session: str | None = None, cwd: str | None = None,
@@ -163,7 +171,7 @@ def capture_transcript(memory, path: str, *, session: str | None = None, cwd: st
     report.session, report.project = sid, proj
     if extract_memories if extract_memories is not None else enabled():
         by_uuid = {m.uuid: m for m in chunk.messages}
-        for cand in candidates(chunk.messages, report):
+        for cand in candidates(chunk.messages, report, getattr(memory.store, "path", None)):
             when = by_uuid[cand.source_message].timestamp or None
             try:
                 at = ids.format_time(ids.parse_when(when, what="at")) if when else None
