@@ -100,8 +100,11 @@ def config_from_env(base: SemanticConfig | None = None) -> SemanticConfig:
 
 
 def store_fingerprint(store) -> list[int]:
-    """Changes whenever a row is added or deleted (count and highest seq of every version)."""
-    row = store.read("SELECT count(*), coalesce(max(seq), 0) FROM memories")[0]
+    """Changes whenever a row is added or deleted: the row count (kept in ``mem_corpus`` by every
+    insert and delete, so no ``count(*)``, which walked a whole index: 25 ms per recall at 100k)
+    and the highest seq of every version."""
+    row = store.read("SELECT coalesce((SELECT docs FROM mem_corpus WHERE id = 1), -1), "
+                     "coalesce((SELECT max(seq) FROM memories), 0)")[0]
     return [int(row[0]), int(row[1])]
 
 
