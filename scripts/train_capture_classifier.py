@@ -84,11 +84,11 @@ def fit(x, y, l2: float = 1.0, iters: int = 400, lr: float = 0.5):
     return w, b
 
 
-def model_of(rows: list[dict], vectors, l2: float) -> dict:
+def model_of(rows: list[dict], vectors, l2: float, iters: int = 400) -> dict:
     import numpy as np
 
     x, y = design(rows, vectors), np.asarray([r["label"] for r in rows], dtype=np.float64)
-    w, b = fit(x, y, l2)
+    w, b = fit(x, y, l2, iters)
     cents = {}
     for kind in ("decision", "preference", "bugfix", "fact"):
         v = vectors[[i for i, r in enumerate(rows) if r["kind"] == kind]]
@@ -113,7 +113,7 @@ def embed_all(rows: list[dict], cache: str | None):
     return vec
 
 
-def sentence_cv(rows, vectors, files, l2, thresholds) -> tuple[dict, dict]:
+def sentence_cv(rows, vectors, files, l2, thresholds, iters=400) -> tuple[dict, dict]:
     """Per-fold models, and the classifier alone per threshold: gold items with a positive sentence, sentence precision."""
     import numpy as np
 
@@ -123,7 +123,7 @@ def sentence_cv(rows, vectors, files, l2, thresholds) -> tuple[dict, dict]:
     for k in range(FOLDS):
         train = [i for i, r in enumerate(rows) if fold_of(r["file"]) != k]
         test = [i for i, r in enumerate(rows) if fold_of(r["file"]) == k]
-        models[k] = model_of([rows[i] for i in train], vectors[train], l2)
+        models[k] = model_of([rows[i] for i in train], vectors[train], l2, iters)
         p = classify.scores(models[k], [(rows[i]["role"], rows[i]["text"]) for i in test], vectors[test])
         probs[test] = p
     n_items = sum(len(g["gold"]) for g in files.values())
@@ -181,7 +181,9 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--cv", action="store_true")
     ap.add_argument("--write", action="store_true")
+    ap.add_argument("--alone", action="store_true", help="with --cv: the classifier alone only (no capture pipeline runs)")
     ap.add_argument("--l2", type=float, default=1.0)
+    ap.add_argument("--iters", type=int, default=400, help="gradient steps")
     ap.add_argument("--threshold", type=float, default=0.9, help="the threshold --write ships (decided on --cv)")
     ap.add_argument("--veto", type=float, default=None, help="veto rule candidates (<= 0.6 confidence) scoring below this")
     ap.add_argument("--thresholds", default="0.5,0.7,0.8,0.9,0.95,0.98")
@@ -194,7 +196,12 @@ def main() -> int:
     out = {}
     if args.cv:
         ths = [float(t) for t in args.thresholds.split(",")]
-        models, table = sentence_cv(rows, vectors, files, args.l2, ths)
+        models, table = sentence_cv(rows, vectors, files, args.l2, ths, args.iters)
+        if args.alone:
+            for t in ths:
+                print(f"t={t}: classifier alone {table[t]['items']} items ({table[t]['recall']:.1%}), "
+                      f"precision {table[t]['precision']:.1%} of {table[t]['flagged']} flagged")
+            return 0
         base = pipeline_cv(models, files, None, None)
         print(f"{'setting':24} {'recall':>7} {'prec':>6} {'stored':>6} {'noise':>5} {'updates':>7} | classifier alone: items, precision")
         print(f"{'rules alone':24} {base['recall']:>7.1%} {base['precision']:>6.1%} {base['stored']:>6} {base['noise']:>5} {base['updates']:>7}")
@@ -210,8 +217,8 @@ def main() -> int:
     if args.write:
         from cavemem.memory.capture import classify
 
-        model = model_of(rows, vectors, args.l2)
-        model.update(threshold=args.threshold, veto=args.veto, l2=args.l2, features=["minilm-384", "user", "question",
+        model = model_of(rows, vectors, args.l2, args.iters)
+        model.update(threshold=args.threshold, veto=args.veto, l2=args.l2, iters=args.iters, features=["minilm-384", "user", "question",
                      "specific", "first-person", "log-words"], provenance=provenance(files),
                      samples={"sentences": len(rows), "positive": sum(r["label"] for r in rows)})
         classify.WEIGHTS.parent.mkdir(exist_ok=True)
