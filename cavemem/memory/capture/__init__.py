@@ -3,6 +3,7 @@
 - :mod:`.transcript` reads Claude Code JSONL tolerantly (torn last line ignored);
 - :mod:`.archive` keeps every transcript line exactly in the recovery store, indexed by uuid;
 - :mod:`.extract` turns conversation text into candidate memories by rule (no model);
+- :mod:`.classify` adds what the rules missed, by a learned sentence classifier (opt-in);
 - :mod:`.pipeline` runs one incremental pass (what the Stop path calls);
 - :mod:`.review` confirms, edits or rejects captured memories.
 
