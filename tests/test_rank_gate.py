@@ -93,3 +93,24 @@ def test_the_null_is_cached_in_the_sidecar_and_reused(cave_home, tmp_path, monke
     again.recall("which database do we run")
     assert s.gate_threshold == pytest.approx(first)
     assert embedded == [1]  # the question only: the probes were not embedded again
+
+
+LEDGER = [
+    "billing/proration.py previews proration amounts before a plan change.",
+    "billing/services/refund.py validates and issues partial refunds.",
+    "We run PostgreSQL 15 on RDS for the ledger service, with pgbouncer in front of it.",
+]
+
+
+def test_a_query_whose_words_barely_match_is_led_by_meaning(cave_home, tmp_path):
+    """'billing' is the only word of the question any memory has: BM25 normalised by its best
+    match would give the billing files a full lexical score; scaled by how little of the query they
+    cover, the database memory (no shared word) leads."""
+    from cavemem.memory.rank import RankConfig
+
+    m = store(cave_home, tmp_path, "ledger", LEDGER)
+    question = "which database engine does billing use"
+    led = Memory(m.store.path, cwd=str(tmp_path), rank_config=RankConfig(lexical_confidence=2, extra_coverage=0.15))
+    assert led.recall(question)["hits"][0]["text"].startswith("We run PostgreSQL 15")
+    words_at_full_weight = Memory(m.store.path, cwd=str(tmp_path), rank_config=RankConfig(lexical_confidence=0))
+    assert words_at_full_weight.recall(question)["hits"][0]["text"].startswith("billing/")

@@ -26,8 +26,10 @@ Pipeline for one query (SQLite + a little Python, no model):
    extra scorer vouches for the query, the answer is ``[]``: an off-topic query recalls nothing
    instead of the least-bad guess. With a working extra scorer (semantic vectors) the gate is one
    calibrated rule instead: its best score + ``gate_coverage`` × coverage + ``gate_known`` (every
-   word known) must reach its threshold (see :meth:`Ranker._joint_gate`), and fusion weighs words
-   at ``extra_lexical`` / ``extra_coverage``. Last, implicit updates move ahead of the facts they
+   word known) must reach its threshold — raised to this store's off-topic null, the median height
+   of fixed off-topic probes asked of the same store and filter (:mod:`.gate`), because the best
+   cosine over N memories grows with N — (see :meth:`Ranker._joint_gate`), and fusion weighs words
+   at ``extra_lexical`` × best coverage ** ``lexical_confidence`` / ``extra_coverage``. Last, implicit updates move ahead of the facts they
    replace (:mod:`.update`).
 5. **Context signals.** Memories of one session are related: each strong lexical hit lends
    ``context`` to its neighbours (the memory just before and after it) — how an answer ("yes,
@@ -198,7 +200,7 @@ class Ranker:
         # r@5 0.83 -> 0.88; lexical 0.2 / semantic 3 gave 0.90 there but LoCoMo conv 0-1 turn r@10
         # 81.8% -> 74.5% (conversation turns lean on words); 0.7 / 1.5 keeps LoCoMo at 81.4%
         meaning = joint is not None
-        w_lex = cfg.extra_lexical if meaning else cfg.lexical
+        w_lex = cfg.extra_lexical * best_cov ** cfg.lexical_confidence if meaning else cfg.lexical
         w_cov = cfg.extra_coverage if meaning else cfg.coverage
         half_life_us = cfg.half_life_days * US_PER_DAY
         for seq in pool:

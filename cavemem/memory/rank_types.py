@@ -37,6 +37,10 @@ class RankConfig:
     # lexical / coverage weights while an extra scorer works (meaning then leads; see _joint_gate)
     extra_lexical: float = 0.7
     extra_coverage: float = 0.3
+    # with meaning on, the lexical weight is scaled by (best coverage) ** this: a query whose words
+    # barely match any memory ('billing' alone of 'which database engine does billing use') gets
+    # little say from BM25, whose max-normalised score would otherwise give its best match a full 1
+    lexical_confidence: float = 0.0
     hit_floor: float = 0.0
     expansion_terms: int = 5
     expansion_docs: int = 3
