@@ -79,3 +79,15 @@ def test_graphs_of_other_versions_go_only_when_unused_for_a_month(cache):
     Embedder().load()
     left = sorted(p.name for p in root.glob(graph_cache.PREFIX + "*"))
     assert left == sorted([cache.name, "embed-graph-0000000000000000-ort0.2-ext1"])
+
+
+def test_a_second_builder_keeps_the_graph_already_published(cache):
+    Embedder().load()
+    manifest = (cache / graph_cache.MANIFEST).read_bytes()
+    before = (cache / graph_cache.DATA).stat().st_ino
+    options = ort.SessionOptions()
+    from cavemem.embed.embedder import model_file
+
+    graph_cache.build(ort, options, model_file(), embed.MODEL_SHA256)  # as a process that raced the first one
+    assert (cache / graph_cache.DATA).stat().st_ino == before and (cache / graph_cache.MANIFEST).read_bytes() == manifest
+    assert not list(cache.parent.glob(".*.tmp"))  # its own copy is gone

@@ -141,7 +141,10 @@ def _publish(root: Path, tmp: Path, model_sha256: str, ort_version: str) -> None
         write_private_file(str(tmp / MANIFEST), json.dumps(
             {"model_sha256": model_sha256, "ort": ort_version, "recipe": RECIPE, "files": files}, sort_keys=True).encode())
         if final.exists():
-            shutil.rmtree(final, ignore_errors=True)  # incomplete or stale: replace it
+            if cached_graph(model_sha256, ort_version) is not None:  # another process published first: keep it,
+                shutil.rmtree(tmp, ignore_errors=True)  # a reader may be opening those files right now
+                return
+            shutil.rmtree(final, ignore_errors=True)  # incomplete or changed: replace it
         os.rename(tmp, final)
     except OSError:
         shutil.rmtree(tmp, ignore_errors=True)  # another process published first, or no space
