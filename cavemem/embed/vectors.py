@@ -205,8 +205,11 @@ class VectorIndex:
         found = self.locate(memory_ids)
         if not found:
             return {}
-        sims = self._matrix[list(found.values())] @ self.np.asarray(query, dtype=self.np.float32)
-        return dict(zip(found, sims.tolist()))
+        # rows in index order: BLAS's result for a row depends on where it sits in the matrix it is
+        # given, so the same submatrix as always keeps every cosine the same to the last bit
+        order = sorted(found.items(), key=lambda item: item[1])
+        sims = self._matrix[[row for _, row in order]] @ self.np.asarray(query, dtype=self.np.float32)
+        return {mem_id: s for (mem_id, _), s in zip(order, sims.tolist())}
 
     def vectors(self, memory_ids):
         """The stored vectors of the given memories that have one, in the given order."""
