@@ -137,6 +137,42 @@ def _timed(data: bytes, req: RenderRequest, level: str, tier: str, engine: str):
     return row, run
 
 
+def png_encoders(rounds: int = 5) -> list[dict]:
+    """Why pages are not written by Pillow's PNG writer: the same indexed conservative page
+    encoded by ``Image.save(format="PNG", compress_level=1)`` and by :func:`cavemem.pixel.png.
+    encode_indexed` (Pillow packs the low-bit rows, one stdlib zlib call makes the IDAT), best of
+    ``rounds``, with the decoded pixels compared."""
+    import io
+
+    from PIL import Image
+
+    from cavemem.pixel import png
+
+    page = render_bytes(service_log(28080), RenderRequest(level="conservative"), count_text_tokens=False).pages[0]
+    image = Image.open(io.BytesIO(page.png))
+    image.load()
+    palette = bytes(image.getpalette()[: 3 * (max(image.getdata()) + 1)])
+
+    def pillow() -> bytes:
+        buf = io.BytesIO()
+        image.save(buf, format="PNG", compress_level=png.COMPRESS_LEVEL)
+        return buf.getvalue()
+
+    rows = []
+    for name, encode in (("Pillow Image.save", pillow), ("png.encode_indexed", lambda: png.encode_indexed(image, palette))):
+        best = min(_seconds(encode) for _ in range(max(1, rounds)))
+        out = encode()
+        rows.append({"encoder": name, "page_px": f"{image.size[0]}x{image.size[1]}", "ms_per_page": round(best * 1000, 2),
+                     "png_kb": round(len(out) / 1024, 1), "same_pixels": same_pixels(out, page.png)})
+    return rows
+
+
+def _seconds(fn) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
 def tokens_40k(keep_png: bool) -> tuple[int, list[dict]]:
     data = service_log(40 * 1024)
     text_tokens = count_tokens(data)
@@ -183,14 +219,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=3, help="alternating old/new pairs per configuration (default 3)")
     args = ap.parse_args(argv)
     speed = throughput(args.pages, args.rounds)
+    encoders = png_encoders(args.rounds)
     text_tokens, tokens = tokens_40k(args.keep_png)
     print(f"render throughput (reflow on, PNG encoding included; load average {os.getloadavg()[0]:.1f})")
     print(table(speed, ["engine", "density", "tier", "input_bytes", "pages", "seconds", "pages_per_s", "speedup", "cpu_speedup", "same_pixels", "png_kb_per_page"]))
     print()
+    print("PNG encoder on one indexed conservative page (best of --rounds)")
+    print(table(encoders, ["encoder", "page_px", "ms_per_page", "png_kb", "same_pixels"]))
+    print()
     print(f"40 KB log: {text_tokens} o200k text tokens")
     print(table(tokens, ["density", "tier", "pages", "anthropic_image_tokens", "openai_gpt56_image_tokens", "gemini3pro_image_tokens", "anthropic_saving", "dropped_chars"]))
     OUT.mkdir(exist_ok=True)
-    result = {"load_average_1m": round(os.getloadavg()[0], 2), "throughput": speed, "log_40k": {"text_tokens": text_tokens, "by_density": tokens}, "python": sys.version.split()[0]}
+    result = {"load_average_1m": round(os.getloadavg()[0], 2), "throughput": speed, "png_encoders": encoders, "log_40k": {"text_tokens": text_tokens, "by_density": tokens}, "python": sys.version.split()[0]}
     (OUT / "bench_pixel.json").write_text(json.dumps(result, indent=2) + "\n")
     print(f"\nwrote {OUT / 'bench_pixel.json'}")
     return 0
