@@ -11,8 +11,9 @@ store exactly as the real off-topic questions do, so the same rule holds at 300 
 
 Chosen on the dev set's tune split with the store padded to 7k (Debian changelogs and docstrings) and
 10k (plus LoCoMo chat turns) by ``scripts/bench_memory_gate.py``: off-topic refused .36 → .71 (7k)
-and .07 → .55 (10k) with no answerable question refused there; the small store is unchanged. The probes' cosines are cheap
-(one matrix product per probe) and cached by the scorer per filter and store size."""
+and .07 → .55 (10k), answerable ledger questions refused 0 and 1 of 70; the small store is
+unchanged. The probes' cosines are cheap (one matrix product per probe) and cached by the scorer
+per filter and store size."""
 
 from __future__ import annotations
 
