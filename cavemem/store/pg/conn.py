@@ -85,8 +85,11 @@ class Server:
         psycopg = _psycopg()
         timeout_ms = _env_int("CAVEMAN_DB_STATEMENT_TIMEOUT_MS", 30000)
         try:
+            # prepare_threshold None: no server-side prepared statements. psycopg prepares a statement
+            # after 5 runs and the server then switches to a generic plan, which cannot see how
+            # selective a tsquery is: recall at 1M memories went p50/p95 53/294 -> 140/569 ms
             conn = psycopg.connect(self.url, autocommit=True, connect_timeout=_env_int("CAVEMAN_DB_CONNECT_TIMEOUT", 5),
-                                   application_name="cavemem")
+                                   application_name="cavemem", prepare_threshold=None)
             conn.execute(f"SET statement_timeout = {timeout_ms}")
         except psycopg.Error as exc:
             raise unreachable(self.url, exc, "connect") from None
