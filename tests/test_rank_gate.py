@@ -95,6 +95,25 @@ def test_the_null_is_cached_in_the_sidecar_and_reused(cave_home, tmp_path, monke
     assert embedded == [1]  # the question only: the probes were not embedded again
 
 
+
+def test_a_stale_null_is_recomputed_without_embedding_the_probes_again(cave_home, tmp_path, monkeypatch):
+    """The probes are fixed strings: their vectors are kept in the cache dir, so a store that grew
+    past the 5% refresh share recomputes its bar from matrix products alone."""
+    m = store(cave_home, tmp_path, "grows", CODING)
+    m.recall("which database do we run")
+    before = scorer(m).gate_threshold
+    for text in CHAT:
+        m.remember(text)
+    again = Memory(m.store.path, cwd=str(tmp_path))
+    s = scorer(again)
+    embedded: list[int] = []
+    real = s.embedder.embed
+    monkeypatch.setattr(s.embedder, "embed", lambda texts: embedded.append(len(texts)) or real(texts))
+    again.recall("which database do we run")
+    assert len(gate.PROBES) not in embedded  # question and pending memories only, never the 40 probes
+    assert s.gate_threshold > before  # the chat raised the bar: the null really was recomputed
+
+
 LEDGER = [
     "billing/proration.py previews proration amounts before a plan change.",
     "billing/services/refund.py validates and issues partial refunds.",
