@@ -178,7 +178,7 @@ def bench_scale(url: str, n: int, *, backends, embed: str = "", cache: Path | No
     return out
 
 
-def bench_latency(stores: dict[str, str], rounds: int = 2, embed: str = "") -> dict:
+def bench_latency(stores: dict[str, str], rounds: int = 1, embed: str = "") -> dict:
     """Recall latency in process on stores built by an earlier ``--scale --keep`` run (``{backend:
     path or URL}``), each dev-set question asked of every backend in turn, ``rounds`` times, so
     both see the same machine load; p50/p95 by the dev set's tune/check split."""
