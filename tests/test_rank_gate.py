@@ -132,3 +132,21 @@ def test_a_query_whose_words_barely_match_is_led_by_meaning(cave_home, tmp_path)
     assert m.recall(question)["hits"][0]["text"].startswith("We run PostgreSQL 15")
     words_at_full_weight = Memory(m.store.path, cwd=str(tmp_path), rank_config=RankConfig(lexical_confidence=0))
     assert words_at_full_weight.recall(question)["hits"][0]["text"].startswith("billing/")
+
+
+def test_probe_vectors_of_another_width_in_the_cache_are_embedded_again(cave_home, tmp_path):
+    """The static table (256-d) and MiniLM (384-d) share the cache dir: a cached probe file that does
+    not fit this index is ignored (it once crashed the next MiniLM recall with a matmul error)."""
+    import numpy as np
+
+    m = store(cave_home, tmp_path, "widths", CODING)
+    s = scorer(m)
+    m.recall("which database do we run")
+    good = s._probe_vectors(gate.PROBES)
+    assert good.shape == (len(gate.PROBES), s.index.dim)
+    cached = [p for p in os.listdir(os.environ["CAVEMAN_CACHE_DIR"]) if p.startswith("gate-probes-")]
+    for name in cached:
+        np.save(os.path.join(os.environ["CAVEMAN_CACHE_DIR"], name), np.ones((len(gate.PROBES), 256), np.float32))
+    assert s._probe_vectors(gate.PROBES).shape == good.shape
+    hits = Memory(m.store.path, cwd=str(tmp_path)).recall("which database do we run")["hits"]
+    assert hits and "PostgreSQL" in hits[0]["text"]

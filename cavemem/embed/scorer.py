@@ -330,11 +330,12 @@ class SemanticScorer:
 
         from .. import paths
 
-        digest = hashlib.sha256("\n".join((INDEX_MODEL, *probes)).encode()).hexdigest()[:16]
+        model = getattr(self.index, "model", "") or INDEX_MODEL  # MiniLM or the static table: never mixed
+        digest = hashlib.sha256("\n".join((model, *probes)).encode()).hexdigest()[:16]
         path = os.path.join(paths.cache_dir(), f"gate-probes-{digest}.npy")
         try:
             vectors = np.load(path, allow_pickle=False)
-            if vectors.shape[0] == len(probes):
+            if vectors.ndim == 2 and vectors.shape == (len(probes), getattr(self.index, "dim", vectors.shape[1])):
                 return vectors
         except (OSError, ValueError):
             pass  # derived data: embedded again below
