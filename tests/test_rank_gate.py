@@ -55,6 +55,17 @@ def scorer(m: Memory) -> SemanticScorer:
     return next(s for s in m.scorers if s.name == "semantic")
 
 
+def recall_counting_embeddings(m: Memory, tmp_path, monkeypatch) -> tuple[SemanticScorer, list[int]]:
+    """Reopen ``m``'s store and recall once, recording the batch size of every embedding call."""
+    again = Memory(m.store.path, cwd=str(tmp_path))
+    s = scorer(again)
+    embedded: list[int] = []
+    real = s.embedder.embed
+    monkeypatch.setattr(s.embedder, "embed", lambda texts: embedded.append(len(texts)) or real(texts))
+    again.recall("which database do we run")
+    return s, embedded
+
+
 def test_null_threshold_is_the_probes_median_plus_a_margin_never_below_the_vouch():
     assert gate.null_threshold([0.1, 0.3, 0.2], floor=0.05) == pytest.approx(0.2 + gate.NULL_MARGIN)
     assert gate.null_threshold([0.1, 0.2, 0.3, 0.4], floor=0.05) == pytest.approx(0.25 + gate.NULL_MARGIN)
@@ -85,12 +96,7 @@ def test_the_null_is_cached_in_the_sidecar_and_reused(cave_home, tmp_path, monke
     data = json.load(open(path, encoding="utf-8"))
     assert data["model"] == scorer(m).index.model and data["nulls"]
 
-    again = Memory(m.store.path, cwd=str(tmp_path))
-    s = scorer(again)
-    embedded: list[int] = []
-    real = s.embedder.embed
-    monkeypatch.setattr(s.embedder, "embed", lambda texts: embedded.append(len(texts)) or real(texts))
-    again.recall("which database do we run")
+    s, embedded = recall_counting_embeddings(m, tmp_path, monkeypatch)
     assert s.gate_threshold == pytest.approx(first)
     assert embedded == [1]  # the question only: the probes were not embedded again
 
@@ -104,12 +110,7 @@ def test_a_stale_null_is_recomputed_without_embedding_the_probes_again(cave_home
     before = scorer(m).gate_threshold
     for text in CHAT:
         m.remember(text)
-    again = Memory(m.store.path, cwd=str(tmp_path))
-    s = scorer(again)
-    embedded: list[int] = []
-    real = s.embedder.embed
-    monkeypatch.setattr(s.embedder, "embed", lambda texts: embedded.append(len(texts)) or real(texts))
-    again.recall("which database do we run")
+    s, embedded = recall_counting_embeddings(m, tmp_path, monkeypatch)
     assert len(gate.PROBES) not in embedded  # question and pending memories only, never the 40 probes
     assert s.gate_threshold > before  # the chat raised the bar: the null really was recomputed
 
