@@ -110,3 +110,29 @@ def test_writer_killed_mid_drain_loses_and_duplicates_nothing(cave_home, tmp_pat
     spool.drain()
     assert spool.pending() == []
     assert _captured(str(cave_home / "mem.db")) == _reference(tmp_path, roots), f"{left} spool files were left by the killed writer"
+
+
+def test_injected_note_is_named_by_a_plain_session_id_and_hashed_otherwise(cave_home):
+    from cavemem.hooks import claude_code, spool
+
+    hits = [{"id": "m1", "text": "the api listens on 8081"}]
+    for sid in ("5f0c2a7e-1b3d-4e8a-9c41-0a6e2f9d7b11", "../../etc/passwd x", "é" * 80):
+        claude_code.note_injected({"session_id": sid}, hits)
+        path = Path(claude_code._injected_path(sid))
+        assert path.parent == Path(spool.spool_dir()) / "injected" and path.exists()
+        assert claude_code.take_injected({"session_id": sid}) == hits and not path.exists()
+    assert claude_code._injected_path("abc-1").endswith(os.sep + "s-abc-1.json")
+
+
+def test_detached_writer_runs_at_lower_priority():
+    import sys
+
+    code = "import os; from cavemem.hooks import spool; a = os.nice(0); spool.lower_priority(); print(os.nice(0) - a)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60).stdout
+    assert int(out) == min(spool_nice(), 19 - os.nice(0))
+
+
+def spool_nice() -> int:
+    from cavemem.hooks import spool
+
+    return spool.DRAIN_NICE

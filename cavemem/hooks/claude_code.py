@@ -196,12 +196,21 @@ def user_prompt(memory, event: dict) -> dict | None:
     return hook_output("UserPromptSubmit", context_block(result))  # marks unconfirmed captures
 
 
-def _injected_path(session: str) -> str:
-    import hashlib
+_PLAIN_SESSION = re.compile(r"[A-Za-z0-9-]{1,64}")
 
+
+def _injected_path(session: str) -> str:
+    """The per-session note of injected memories. A plain session id (Claude Code's are uuids) names
+    the file as it is; anything else is hashed — so a Stop hook never loads OpenSSL for ``hashlib``."""
     from . import spool
 
-    return os.path.join(spool.spool_dir(), "injected", hashlib.sha256(session.encode("utf-8", "replace")).hexdigest()[:24] + ".json")
+    if _PLAIN_SESSION.fullmatch(session):
+        name = "s-" + session
+    else:
+        import hashlib
+
+        name = hashlib.sha256(session.encode("utf-8", "replace")).hexdigest()[:24]
+    return os.path.join(spool.spool_dir(), "injected", name + ".json")
 
 
 def note_injected(event: dict, hits: list[dict]) -> None:

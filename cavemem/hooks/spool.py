@@ -32,14 +32,19 @@ def spool_dir() -> str:
 
 
 def write(entry: dict) -> str:
-    """Write one spool file; returns its path. Raises OSError on failure (the caller logs it)."""
+    """Write one spool file; returns its path. Raises OSError on failure (the caller logs it).
+
+    Fsynced only when it holds something nothing else keeps (explicit memories, hit-rate feedback):
+    an entry that only names a transcript to capture is redone by the next Stop (the archive offset
+    lives in the store), and an fsync is a Stop hook's slowest step on a busy disk (~8 ms median here)."""
     d = spool_dir()
     _private_dir(d)
     name = f"{time.time_ns():020d}-{os.getpid()}.json"
     tmp = os.path.join(d, "." + name + ".tmp")
     from ..paths import write_private_file
 
-    write_private_file(tmp, json.dumps(entry, ensure_ascii=False).encode("utf-8", "surrogatepass"), exclusive=True)
+    durable = bool(entry.get("memories")) or bool(entry.get("feedback"))
+    write_private_file(tmp, json.dumps(entry, ensure_ascii=False).encode("utf-8", "surrogatepass"), exclusive=True, sync=durable)
     final = os.path.join(d, name)
     os.replace(tmp, final)
     return final
@@ -52,6 +57,18 @@ def pending() -> list[str]:
     except OSError:
         return []
     return [os.path.join(d, n) for n in names]
+
+
+DRAIN_NICE = 10
+
+
+def lower_priority() -> None:
+    """The detached writer yields the CPU to the agent and its hooks: the next hook process (a
+    UserPromptSubmit right after a Stop) must not wait behind a capture pass on a busy machine."""
+    try:
+        os.nice(DRAIN_NICE)
+    except (AttributeError, OSError):  # pragma: no cover - Windows / not permitted: run as is
+        pass
 
 
 def start_drainer() -> None:

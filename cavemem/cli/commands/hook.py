@@ -57,7 +57,9 @@ def command(argv) -> int:
     if argv[0] == "install":
         return _install(argv[1:])
     if argv[0] == "drain":  # the detached writer started by the stop hook
-        from cavemem.hooks.spool import drain
+        from cavemem.hooks.spool import drain, lower_priority
+
+        lower_priority()
 
         drain()
         return 0
@@ -86,10 +88,11 @@ def _log(hook: str, code: str, message: str) -> None:
         pass
 
 
-def deadline_ms() -> int:
-    """``CAVEMAN_HOOK_DEADLINE_MS``, else 1 s — or 4 s while the token-rank cache is still cold."""
+def deadline_ms(name: str = "") -> int:
+    """``CAVEMAN_HOOK_DEADLINE_MS``, else 1 s — or 4 s while the token-rank cache is still cold
+    (never for stop / session-end / pre-compact, which count no tokens: they skip that import)."""
     default = DEFAULT_DEADLINE_MS
-    if not os.environ.get("CAVEMAN_HOOK_DEADLINE_MS"):
+    if not os.environ.get("CAVEMAN_HOOK_DEADLINE_MS") and name not in ("stop", "session-end", "pre-compact"):
         from cavemem.tokens import cache_ready
 
         default = DEFAULT_DEADLINE_MS if cache_ready() else COLD_DEADLINE_MS
@@ -106,10 +109,10 @@ def run_hook(name: str) -> int:
     from cavemem.hooks.deadline import TIMED_OUT, run_with_deadline
 
     started = time.monotonic()
-    budget = deadline_ms() / 1000.0
+    budget = deadline_ms(name) / 1000.0
     out, exc = run_with_deadline(lambda: _work(name), max(0.0, budget - (time.monotonic() - started)))
     if out is TIMED_OUT:
-        _log(name, "cave_hook_deadline", f"gave up after {deadline_ms()} ms (CAVEMAN_HOOK_DEADLINE_MS); printed nothing")
+        _log(name, "cave_hook_deadline", f"gave up after {deadline_ms(name)} ms (CAVEMAN_HOOK_DEADLINE_MS); printed nothing")
         _warm_later()
         return 0
     if exc is not None:
