@@ -25,6 +25,7 @@ from sessions_fresh4 import FRESH4  # noqa: E402 - the fourth fresh set, labelle
 from sessions_fresh5 import FRESH5  # noqa: E402 - the fifth fresh set, labelled before any run
 from sessions_fresh6 import FRESH6  # noqa: E402 - the sixth fresh set, labelled before any run
 from sessions_fresh7 import FRESH7  # noqa: E402 - the seventh, by a helper who never read the rules; held out
+from sessions_fresh8 import FRESH8  # noqa: E402 - the eighth, by another helper who never read the rules; held out
 
 
 class Writer:
@@ -113,7 +114,7 @@ def build(sess: dict) -> str:
 
 def main() -> None:
     gold = {}
-    for sess in SESSIONS + FRESH3 + FRESH4 + FRESH5 + FRESH6 + FRESH7:
+    for sess in SESSIONS + FRESH3 + FRESH4 + FRESH5 + FRESH6 + FRESH7 + FRESH8:
         name = sess["name"] + ".jsonl"
         with open(os.path.join(HERE, name), "w", encoding="utf-8") as fh:
             fh.write(build(sess))
