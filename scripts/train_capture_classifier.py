@@ -29,7 +29,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "scripts"))
 DATA = REPO / "tests" / "data" / "transcripts"
-HELD_OUT = ("fresh6", "fresh7")
+HELD_OUT = ("fresh6", "fresh7", "fresh8")
 FOLDS = 5
 
 
