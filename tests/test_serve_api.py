@@ -383,6 +383,7 @@ def test_json_bodies_are_the_stdlib_bytes(client, memory):
     remember(client, "café notes: the naïve cache 🚀 lives on \"nas-2\"\n", tags=["ops"])
     r = client.get("/api/v1/memories?project=proj", headers=AUTH)
     rows = memory.list(project="proj")
-    expected = {"count": 1, "limit": 20, "offset": 0, "memories": [{**rows[0].to_dict(with_extra=False), "confidence": 1.0}]}
+    expected = {"count": 1, "limit": 20, "offset": 0, "memories": [{**rows[0].to_dict(with_extra=False), "confidence": 1.0}],
+                "older": None, "newer": None}
     assert r.content == json.dumps(expected, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     assert r.headers["content-type"] == "application/json"

@@ -6,6 +6,7 @@ relies on the ``store``, ``cwd``, ``redact`` and ``_now()`` the class provides.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
@@ -15,6 +16,22 @@ from .model import Filter, MemoryRecord, require_kind
 
 if TYPE_CHECKING:
     from .transfer import ImportReport
+
+_CURSOR = re.compile(r"([on])(-?[0-9]{1,18})\.([0-9]{1,18})")
+
+
+def page_cursor(rec: MemoryRecord, older: bool = True) -> str:
+    """The cursor of the list page just older (or newer) than ``rec``: ``o`` or ``n``, then its
+    time in microseconds and its seq (``o1767225600000000.42``)."""
+    return f"{'o' if older else 'n'}{rec.ts}.{rec.seq}"
+
+
+def parse_cursor(cursor: str) -> tuple[bool, int, int]:
+    """``(older, ts, seq)`` of a :func:`page_cursor` string."""
+    m = _CURSOR.fullmatch(cursor or "")
+    if m is None:
+        raise CaveError("cave_invalid_arguments", f"list: bad page cursor {cursor!r} (expected o|n<microseconds>.<seq>)")
+    return m.group(1) == "o", int(m.group(2)), int(m.group(3))
 
 
 class BrowseMixin:
@@ -48,12 +65,37 @@ class BrowseMixin:
         offset: int = 0,
         min_confidence: float | None = None,
         max_confidence: float | None = None,
+        cursor: str | None = None,
     ) -> list[MemoryRecord]:
         """Newest first; the scope is the project plus global memories (``"*"`` = all); confidence
-        bounds are inclusive (memories without capture metadata have confidence 1)."""
+        bounds are inclusive (memories without capture metadata have confidence 1). ``cursor``
+        (from :func:`page_cursor`): the page just older or newer than a row, found by an index
+        seek instead of an offset that walks every row before it; the same rows as offset paging."""
         where = self._filter(project, since, until, tag=tag, kind=kind, include_superseded=include_superseded,
                              min_confidence=min_confidence, max_confidence=max_confidence)
-        return self.store.select(where, limit=max(0, limit), offset=max(0, offset))
+        return self._select_page(where, limit, offset, cursor)
+
+    def _select_page(self, where: Filter, limit: int, offset: int, cursor: str | None) -> list[MemoryRecord]:
+        past = parse_cursor(cursor) if cursor else None
+        if past is not None and offset:
+            raise CaveError("cave_invalid_arguments", "list: give a cursor or an offset, not both")
+        return self.store.select(where, limit=max(0, limit), offset=max(0, offset), past=past)
+
+    def page(self, *, limit: int = 20, offset: int = 0, cursor: str | None = None, project: str | None = None,
+             since=None, until=None, **filters) -> dict:
+        """One list page for a browser or API client (filters as :meth:`list`): ``memories``,
+        ``count`` (all matches), ``offset`` (where the page starts, counted when it was reached by
+        cursor) and the ``older`` / ``newer`` cursors of the pages beside it (None at either end)."""
+        where = self._filter(project, since, until, **filters)
+        records = self._select_page(where, limit, offset, cursor)
+        total = self.store.count(where)
+        if cursor and records:
+            offset = self.store.count(where, past=(False, records[0].ts, records[0].seq))
+        elif cursor:  # an empty page (its rows were forgotten): nothing to place it by
+            offset = 0 if parse_cursor(cursor)[0] is False else total
+        older = page_cursor(records[-1]) if records and offset + len(records) < total else None
+        newer = page_cursor(records[0], older=False) if records and offset > 0 else None
+        return {"memories": records, "count": total, "offset": offset, "older": older, "newer": newer}
 
     def count(self, *, project: str | None = None, include_superseded: bool = False, **filters) -> int:
         where = self._filter(project, filters.get("since"), filters.get("until"), tag=filters.get("tag"),

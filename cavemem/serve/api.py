@@ -206,15 +206,19 @@ async def remember(request, svc):
 @handler
 async def list_memories(request, svc):
     """Newest first: ?project (\"*\" = all) &kind &tag &since &until &min_confidence &max_confidence
-    &include_superseded &limit &offset."""
+    &include_superseded &limit &offset, or &cursor (a page's "older" / "newer" cursor: an index seek,
+    where a deep offset walks every row before it)."""
     f = list_filters(request)
     limit, offset = _qint(request, "limit", 20), _qint(request, "offset", 0, 10**12)
+    cursor = request.query_params.get("cursor") or None
 
     def run(m):
-        records = m.list(limit=limit, offset=offset, **f)
+        page = m.page(limit=limit, offset=offset, cursor=cursor, **f)
+        records = page["memories"]
         conf = confidences(m, records)
-        return {"count": m.count(**f), "limit": limit, "offset": offset,
-                "memories": [{**r.to_dict(with_extra=False), "confidence": conf.get(r.seq, 1.0)} for r in records]}
+        return {"count": page["count"], "limit": limit, "offset": page["offset"],
+                "memories": [{**r.to_dict(with_extra=False), "confidence": conf.get(r.seq, 1.0)} for r in records],
+                "older": page["older"], "newer": page["newer"]}
 
     return JSONResponse(await svc.read(run))
 

@@ -73,23 +73,26 @@ async def index(request: Request):
         f = list_filters(request)
         f["project"] = f["project"] or "*"
         offset = _qint(request, "offset", 0, 10**12)
+        cursor = request.query_params.get("cursor") or None
 
         def run(m):
-            records = m.list(limit=PAGE_SIZE, offset=offset, **f)
-            return records, m.count(**f), confidences(m, records)
+            page = m.page(limit=PAGE_SIZE, offset=offset, cursor=cursor, **f)
+            return page, confidences(m, page["memories"])
 
-        records, total, conf = await svc.read(run)
+        page, conf = await svc.read(run)
+        records, total, offset = page["memories"], page["count"], page["offset"]
     except CaveError as err:
-        records, total, offset, conf = [], 0, 0, {}
+        page, records, total, offset, conf = {}, [], 0, 0, {}
         notice = f'<p class="error" role="alert">{esc(err.message)}</p>'
     else:
         notice = ""
-    q = dict(request.query_params)
+    # the pager links by cursor (an index seek at any depth; a deep offset walks every row before it)
+    q = {k: v for k, v in request.query_params.items() if k not in ("offset", "cursor")}
     nav = []
-    if offset > 0:
-        nav.append(f'<a href="/?{esc(urlencode({**q, "offset": max(0, offset - PAGE_SIZE)}))}" rel="prev">← newer</a>')
-    if offset + PAGE_SIZE < total:
-        nav.append(f'<a href="/?{esc(urlencode({**q, "offset": offset + PAGE_SIZE}))}" rel="next">older →</a>')
+    if page.get("newer"):
+        nav.append(f'<a href="/?{esc(urlencode({**q, "cursor": page["newer"]}))}" rel="prev">← newer</a>')
+    if page.get("older"):
+        nav.append(f'<a href="/?{esc(urlencode({**q, "cursor": page["older"]}))}" rel="next">older →</a>')
     shown = f"{offset + 1}–{offset + len(records)} of {total}" if records else f"0 of {total}"
     body = f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
