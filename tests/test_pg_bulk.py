@@ -79,7 +79,7 @@ def test_a_load_cut_off_with_its_indexes_dropped_is_repaired_at_next_open(pg_url
     m = Memory(pg_url, cwd=str(tmp_path))
     m.import_lines(_lines(50))
     other = psycopg.connect(pg_url, autocommit=True)  # the "importer": holds the bulk lock, indexes dropped
-    other.execute("SELECT pg_advisory_lock(%s)", (pg_store.BULK_LOCK,))
+    other.execute(pg_store.bulk_lock_sql("pg_advisory_lock"), (pg_store.BULK_LOCK,))
     for name in pg_store.SEARCH_INDEXES:
         other.execute(f"DROP INDEX {name}")
 
@@ -95,6 +95,44 @@ def test_a_load_cut_off_with_its_indexes_dropped_is_repaired_at_next_open(pg_url
     pgconn.close_all()
     Memory(pg_url, cwd=str(tmp_path))
     assert set(pg_store.SEARCH_INDEXES) <= present()
+
+
+def test_an_invalid_search_index_left_by_a_cut_off_concurrent_build_is_rebuilt_at_open(pg_url, tmp_path):
+    """The load's end builds its indexes CONCURRENTLY; one cut off leaves the index invalid
+    (``indisvalid`` false, never used by a search). The next open drops and builds it."""
+    import psycopg
+
+    from cavemem.store.pg import conn as pgconn
+
+    Memory(pg_url, cwd=str(tmp_path)).import_lines(_lines(40))
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute("UPDATE pg_index SET indisvalid = false WHERE indexrelid = to_regclass('mem_text_trgm')")
+    pgconn.close_all()
+    m = Memory(pg_url, cwd=str(tmp_path))
+    assert m.store.read("SELECT indisvalid FROM pg_index WHERE indexrelid = to_regclass('mem_text_trgm')") == [(True,)]
+    assert m.recall("ingress gw3", project="p0")["hits"]
+
+
+def test_an_import_beside_a_running_load_writes_without_waiting_for_it(pg_url, tmp_path, monkeypatch):
+    """A second big import of the same store while the first has the indexes dropped: it neither
+    waits for the first's lock (that wait used to end in a statement timeout) nor drops them again;
+    the rows land and the indexes are the running load's to rebuild. Stores in two schemas of one
+    database do not share the lock."""
+    import psycopg
+
+    monkeypatch.setattr(pg_store, "BULK_ROWS", 100)
+    monkeypatch.setattr("cavemem.memory.transfer.BATCH", 100)
+    monkeypatch.setenv("CAVEMAN_DB_STATEMENT_TIMEOUT_MS", "2000")
+    m = Memory(pg_url, cwd=str(tmp_path))
+    other = psycopg.connect(pg_url, autocommit=True)  # the running load
+    other.execute(pg_store.bulk_lock_sql("pg_advisory_lock"), (pg_store.BULK_LOCK,))
+    rep = m.import_lines(_lines(600)).to_dict()
+    assert rep["imported"] == 600 and rep["bad_lines"] == 0
+    present = {r[0] for r in m.store.read("SELECT indexname FROM pg_indexes WHERE schemaname = current_schema()")}
+    assert set(pg_store.SEARCH_INDEXES) <= present  # not dropped by the second load
+    other.execute("SET search_path = pg_catalog")  # the same key in another schema is another store's
+    assert other.execute(pg_store.bulk_lock_sql("pg_try_advisory_lock"), (pg_store.BULK_LOCK,)).fetchone()[0]
+    other.close()
 
 
 def test_hnsw_is_built_once_the_vectors_pass_the_exact_size(pg_url, monkeypatch):

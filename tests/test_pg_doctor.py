@@ -50,10 +50,10 @@ def test_a_missing_search_index_fails_unless_a_bulk_load_holds_it(env):
     url = env["CAVEMAN_DB_URL"]
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute("DROP INDEX mem_text_trgm")
-        conn.execute("SELECT pg_advisory_lock(%s)", (pg_store.BULK_LOCK,))
+        conn.execute(pg_store.bulk_lock_sql("pg_advisory_lock"), (pg_store.BULK_LOCK,))
         _, got, _ = _doctor(env)
         assert got["postgres indexes"]["status"] == "warn" and "bulk import is running" in got["postgres indexes"]["detail"]
-        conn.execute("SELECT pg_advisory_unlock(%s)", (pg_store.BULK_LOCK,))
+        conn.execute(pg_store.bulk_lock_sql("pg_advisory_unlock"), (pg_store.BULK_LOCK,))
         rc, got, err = _doctor(env)
         assert rc == 1 and err["error"] == "cave_unhealthy" and "postgres indexes" in err["message"]
         assert got["postgres indexes"]["missing"] == ["mem_text_trgm"]

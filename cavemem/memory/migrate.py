@@ -19,6 +19,7 @@ full content; any difference fails the run.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 from collections.abc import Callable, Sequence
@@ -79,6 +80,15 @@ def _memory_batches(store):
 
 
 def copy_memories(src, dst) -> int:
+    """Every version not yet in ``dst``, a batch a transaction; inside the target's bulk-load span
+    when it has one (PostgreSQL drops its two GIN search indexes for a big copy and builds them at
+    the end, as an import does)."""
+    bulk = getattr(dst, "bulk_load", None)
+    with bulk() if bulk is not None else contextlib.nullcontext() as loader:
+        return _copy_batches(src, dst, loader)
+
+
+def _copy_batches(src, dst, loader) -> int:
     copied = 0
     for recs in _memory_batches(src):
         ids = [r.id for r in recs]
@@ -93,6 +103,8 @@ def copy_memories(src, dst) -> int:
             return len(items)
 
         copied += dst.write(txn, "migrate")
+        if loader is not None:
+            loader.written(copied)
     return copied
 
 

@@ -100,6 +100,13 @@ _CAPTURE = [
 SEARCH_INDEXES = {"mem_text_trgm": "CREATE INDEX IF NOT EXISTS mem_text_trgm ON memories USING gin (text gin_trgm_ops)",
                   "mem_fts_tsv": "CREATE INDEX IF NOT EXISTS mem_fts_tsv ON mem_fts USING gin (tsv)"}
 BULK_LOCK = pgconn.WRITE_LOCK + 3  # held (session level) while a bulk load has the search indexes dropped
+# the lock's two-int form, keyed by schema too: stores in two schemas of one database load independently
+BULK_KEY = "%s, hashtext(current_schema())"
+
+
+def bulk_lock_sql(fn: str) -> str:
+    """``SELECT fn(<this store's bulk-load key>)`` (one parameter: :data:`BULK_LOCK`)."""
+    return f"SELECT {fn}({BULK_KEY})"
 BULK_ROWS = 20_000
 
 MIGRATIONS: list[pgconn.Migration] = [("memory/001_schema", _TABLES), ("memory/002_capture", _CAPTURE)]
@@ -350,7 +357,7 @@ class BulkLoad:
     def __init__(self, store: "PgMemoryStore"):
         self.srv = store.srv
         self.start = 0
-        self.dropped = False
+        self.dropped = self.busy = False
 
     def __enter__(self) -> "BulkLoad":
         self.start = self.srv.query("SELECT docs FROM mem_corpus WHERE id = 1")[0][0]
@@ -358,9 +365,11 @@ class BulkLoad:
 
     def written(self, rows: int) -> None:
         """Called after each committed batch with the rows this import has written so far."""
-        if self.dropped or rows < BULK_ROWS or rows < self.start:
+        if self.dropped or self.busy or rows < BULK_ROWS or rows < self.start:
             return
-        self.srv.query("SELECT pg_advisory_lock(%s)", (BULK_LOCK,))
+        if not self.srv.query(bulk_lock_sql("pg_try_advisory_lock"), (BULK_LOCK,))[0][0]:
+            self.busy = True  # another load of this store has them dropped and rebuilds them: write beside it
+            return
         self.dropped = True
 
         def drop(conn) -> None:
@@ -371,29 +380,41 @@ class BulkLoad:
 
     def __exit__(self, *exc) -> None:
         if self.dropped:
-            self.srv.run(_build_search_indexes, "import")
-            self.srv.query("SELECT pg_advisory_unlock(%s)", (BULK_LOCK,))
+            _build_search_indexes(self.srv)
+            self.srv.query(bulk_lock_sql("pg_advisory_unlock"), (BULK_LOCK,))
 
 
-def _build_search_indexes(conn) -> None:
-    conn.execute("SET LOCAL statement_timeout = 0")  # one build over the whole table, not one statement's work
-    conn.execute("SET LOCAL maintenance_work_mem = '256MB'")
-    for sql in SEARCH_INDEXES.values():
-        conn.execute(sql)
+def _build_search_indexes(srv: pgconn.Server) -> None:
+    """Build the dropped search indexes without blocking writers: ``CREATE INDEX CONCURRENTLY``,
+    outside a transaction and the write lock — a plain build locks the table for minutes at 1M
+    memories and every ``remember`` meanwhile ran into its statement timeout. A concurrent build
+    cut off leaves an invalid index; it is dropped and built again."""
+
+    def build(conn) -> None:
+        conn.execute("SET maintenance_work_mem = '256MB'")
+        try:
+            for name, sql in SEARCH_INDEXES.items():
+                row = conn.execute("SELECT indisvalid FROM pg_index WHERE indexrelid = to_regclass(%s)", (name,)).fetchone()
+                if row is not None and not row[0]:
+                    conn.execute(f"DROP INDEX {name}")
+                conn.execute(sql.replace("CREATE INDEX", "CREATE INDEX CONCURRENTLY", 1))
+        finally:
+            conn.execute("RESET maintenance_work_mem")
+
+    srv.maintenance(build, "import")
 
 
 def restore_search_indexes(srv: pgconn.Server) -> None:
-    """Build the search indexes a bulk load dropped if that load is gone (its process died);
-    a load still running holds :data:`BULK_LOCK` and is left alone."""
-    missing = srv.query("SELECT to_regclass('mem_text_trgm') IS NULL OR to_regclass('mem_fts_tsv') IS NULL")[0][0]
-    if not missing:
+    """Build the search indexes a bulk load dropped (or left invalid) if that load is gone (its
+    process died); a load still running holds :data:`BULK_LOCK` and is left alone."""
+    valid = srv.query("SELECT count(*) FROM pg_index WHERE indisvalid AND indexrelid IN "
+                      "(to_regclass('mem_text_trgm'), to_regclass('mem_fts_tsv'))")[0][0]
+    if valid == len(SEARCH_INDEXES) or not srv.query(bulk_lock_sql("pg_try_advisory_lock"), (BULK_LOCK,))[0][0]:
         return
-
-    def repair(conn) -> None:
-        if conn.execute("SELECT pg_try_advisory_xact_lock(%s)", (BULK_LOCK,)).fetchone()[0]:
-            _build_search_indexes(conn)
-
-    srv.run(repair, "open")
+    try:
+        _build_search_indexes(srv)
+    finally:
+        srv.query(bulk_lock_sql("pg_advisory_unlock"), (BULK_LOCK,))
 
 
 def open_pg_memory_store(url: str) -> PgMemoryStore:

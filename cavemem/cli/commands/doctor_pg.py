@@ -109,9 +109,9 @@ def _indexes(out: list, srv: pgconn.Server) -> None:
     if not missing:
         _check(out, "postgres indexes", "ok", f"all {len(want)} present", indexes=want)
         return
-    loading = srv.query("SELECT count(*) > 0 FROM pg_locks WHERE locktype = 'advisory' AND objid = %s AND objsubid = 1 "
-                        "AND granted",
-                        (BULK_LOCK & 0xFFFFFFFF,))[0][0]
+    loading = srv.query("SELECT count(*) > 0 FROM pg_locks WHERE locktype = 'advisory' AND classid::bigint = %s AND objsubid = 2 "
+                        "AND objid::bigint = hashtext(current_schema())::bigint & 4294967295 AND granted",
+                        (BULK_LOCK,))[0][0]
     detail = f"missing {', '.join(missing)}"
     if loading:
         _check(out, "postgres indexes", "warn", detail + " (a bulk import is running; it builds them when it ends)", missing=missing)

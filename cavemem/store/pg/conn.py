@@ -137,6 +137,22 @@ class Server:
                         continue
                     raise (unreachable if self._lost(exc) else failed)(self.url, exc, action) from None
 
+    def maintenance(self, fn: Callable, action: str = "maintenance"):
+        """``fn(connection)`` outside any transaction, with no statement timeout (an index build
+        over the whole table, ``CREATE INDEX CONCURRENTLY``); the timeout is set back after."""
+        psycopg = _psycopg()
+        with self.lock:
+            conn = self.connection()
+            try:
+                conn.execute("SET statement_timeout = 0")
+                try:
+                    return fn(conn)
+                finally:
+                    if not (conn.closed or conn.broken):
+                        conn.execute(f"SET statement_timeout = {_env_int('CAVEMAN_DB_STATEMENT_TIMEOUT_MS', 30000)}")
+            except psycopg.Error as exc:
+                raise (unreachable if self._lost(exc) else failed)(self.url, exc, action) from None
+
     def close(self) -> None:
         with self.lock:
             if self._conn is not None and self._pid == os.getpid():
