@@ -162,6 +162,33 @@ def test_hnsw_is_built_once_the_vectors_pass_the_exact_size(pg_url, monkeypatch)
     assert [h[0] for h in idx.search(q, 5)] == [ids[i] for i in exact]
 
 
+def test_vector_row_count_is_kept_without_counting_and_an_old_registry_is_upgraded(pg_url, tmp_path):
+    """``len(index)`` and the manifest's rows come from the registry's kept count, which every
+    add, remove and forget (the delete trigger) moves in step with the table; a registry written
+    before the column existed gets it, counted once, on first read."""
+    np = pytest.importorskip("numpy")
+    from cavemem.embed import pg_vectors
+
+    m = Memory(pg_url, cwd=str(tmp_path))
+    recs = [m.remember(f"fact number {i} about the ledger", project="p") for i in range(6)]
+    idx = pg_vectors.PgVectorIndex(pg_url + ".vectors", dim=8, model="test-8")
+    vecs = np.eye(8, dtype=np.float32)[:6]
+
+    def counted() -> int:
+        return idx.srv.query(f"SELECT count(*) FROM {idx.tab}")[0][0]
+
+    assert idx.add([r.id for r in recs], vecs) == 6 and len(idx) == counted() == 6
+    assert idx.add([recs[0].id], vecs[:1]) == 0 and len(idx) == 6  # a repeat adds nothing
+    assert idx.remove([recs[1].id, "mem_0000000000000000"]) == 1 and len(idx) == counted() == 5
+    m.forget(recs[2].id)  # the trigger deletes its vector and moves the count
+    assert len(idx) == counted() == 4 and idx.manifest["rows"] == 4
+    idx.srv.query('ALTER TABLE cavemem_vector_indexes DROP COLUMN "rows"')  # as the last stop wrote it
+    fresh = pg_vectors.PgVectorIndex(pg_url + ".vectors", dim=8, model="test-8")
+    assert len(fresh) == 4 and [h[0] for h in fresh.search(vecs[3], 1)] == [recs[3].id]
+    m.forget(recs[3].id)
+    assert len(fresh) == counted() == 3
+
+
 def test_substrings_of_many_words_in_one_round_trip_match_sqlite(pg_url, tmp_path):
     from cavemem.memory.model import Filter
 

@@ -22,13 +22,20 @@ from .vectors import VectorIndex, _check_id, _dedup
 EXACT_ROWS = 50_000
 HNSW_BUILD_MEMORY = "1GB"  # maintenance_work_mem for the build: 1M 256-d vectors' graph fits, so it builds in memory
 
+# ``rows``: the table's row count, kept by every add, remove and the delete trigger in the same
+# transaction, so no read counts the table (a count(*) walked its whole primary key: ~6 of them a
+# semantic recall). A registry from before the column is upgraded by the first reader.
 _REGISTRY = ("CREATE TABLE IF NOT EXISTS cavemem_vector_indexes (tab TEXT PRIMARY KEY, model TEXT NOT NULL, "
-             "dim INTEGER NOT NULL, generation BIGINT NOT NULL DEFAULT 1, fingerprint JSONB)")
+             "dim INTEGER NOT NULL, generation BIGINT NOT NULL DEFAULT 1, fingerprint JSONB, \"rows\" BIGINT)")
 _DROP_FN = """CREATE OR REPLACE FUNCTION cavemem_drop_vectors() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE t TEXT;
+DECLARE t TEXT; n BIGINT;
 BEGIN
   FOR t IN SELECT tab FROM cavemem_vector_indexes LOOP
     EXECUTE format('DELETE FROM %I WHERE id = $1', t) USING OLD.id;
+    GET DIAGNOSTICS n = ROW_COUNT;
+    IF n > 0 THEN
+      UPDATE cavemem_vector_indexes SET "rows" = "rows" - n WHERE tab = t;
+    END IF;
   END LOOP;
   RETURN OLD;
 END $$"""
@@ -52,13 +59,15 @@ class PgVectorIndex(VectorIndex):
     def _meta(self) -> dict | None:
         if self.srv.query("SELECT to_regclass('cavemem_vector_indexes')")[0][0] is None:
             return None
-        rows = self.srv.query("SELECT generation, fingerprint FROM cavemem_vector_indexes WHERE tab = %s AND model = %s "
-                              "AND dim = %s", (self.tab, self.model, self.dim))
+        rows = self.srv.query("SELECT * FROM cavemem_vector_indexes WHERE tab = %s AND model = %s AND dim = %s",
+                              (self.tab, self.model, self.dim))
         if not rows:
             return None  # absent, or another model's vectors: never searched
-        count = self.srv.query(f"SELECT count(*) FROM {self.tab}")[0][0]
-        return {"format": 1, "model": self.model, "dim": self.dim, "generation": rows[0][0], "rows": count,
-                "fingerprint": rows[0][1]}
+        _, _, _, generation, fingerprint, *count = rows[0]
+        if not count or count[0] is None:
+            count = [self._write(lambda conn: None)]  # a registry from before the kept count
+        return {"format": 1, "model": self.model, "dim": self.dim, "generation": generation, "rows": count[0],
+                "fingerprint": fingerprint}
 
     def exists(self) -> bool:
         return self._meta() is not None
@@ -71,7 +80,8 @@ class PgVectorIndex(VectorIndex):
         return self._meta()
 
     def __len__(self) -> int:
-        return 0 if not self.exists() else self.srv.query(f"SELECT count(*) FROM {self.tab}")[0][0]
+        meta = self._meta()
+        return 0 if meta is None else meta["rows"]
 
     def ids(self) -> list[str]:
         return [] if not self.exists() else [r[0] for r in self.srv.query(f"SELECT id FROM {self.tab} ORDER BY pos")]
@@ -101,8 +111,10 @@ class PgVectorIndex(VectorIndex):
         q = self._vec(query)
 
         def run(conn):
-            if conn.execute(f"SELECT count(*) > %s FROM {self.tab}", (EXACT_ROWS,)).fetchone()[0]:
-                if conn.execute(f"SELECT to_regclass('{self.tab}_hnsw') IS NULL").fetchone()[0]:
+            big, unindexed = conn.execute(f"SELECT \"rows\" > %s, to_regclass('{self.tab}_hnsw') IS NULL FROM "
+                                          "cavemem_vector_indexes WHERE tab = %s", (EXACT_ROWS, self.tab)).fetchone()
+            if big:
+                if unindexed:
                     self._build_hnsw(conn)  # a load that never finished its sync: build it now, once
                 conn.execute(f"SET LOCAL hnsw.ef_search = {max(40, min(1000, 2 * k))}")
             else:
@@ -130,18 +142,34 @@ class PgVectorIndex(VectorIndex):
         return np.asarray(rows, dtype=np.float32).reshape(-1, self.dim) if rows else np.zeros((0, self.dim), dtype=np.float32)
 
     # -- writing -----------------------------------------------------------------------------
-    def _ensure(self, conn, fingerprint) -> None:
+    def _ensure(self, conn, fingerprint) -> int | None:
+        """The registry row and table exist (created, or upgraded to the kept row count); returns that count."""
         conn.execute(_REGISTRY)
         row = conn.execute("SELECT model, dim FROM cavemem_vector_indexes WHERE tab = %s", (self.tab,)).fetchone()
         if row is not None and tuple(row) == (self.model, self.dim):
-            return
+            return self._counted(conn)
         if row is not None:  # another model's vectors: start afresh, as the sidecar does
             conn.execute("DELETE FROM cavemem_vector_indexes WHERE tab = %s", (self.tab,))
             conn.execute(f"DROP TABLE IF EXISTS {self.tab}")
         conn.execute(f"CREATE TABLE IF NOT EXISTS {self.tab} (id TEXT COLLATE \"C\" PRIMARY KEY, pos BIGSERIAL, "
                      f"embedding vector({self.dim}) NOT NULL)")
-        conn.execute("INSERT INTO cavemem_vector_indexes (tab, model, dim, fingerprint) VALUES (%s, %s, %s, %s)",
-                     (self.tab, self.model, self.dim, _json(fingerprint)))
+        conn.execute('INSERT INTO cavemem_vector_indexes (tab, model, dim, fingerprint, "rows") VALUES (%s, %s, %s, %s, '
+                     f"(SELECT count(*) FROM {self.tab}))", (self.tab, self.model, self.dim, _json(fingerprint)))
+        self._trigger(conn)
+        return self._counted(conn)
+
+    def _counted(self, conn) -> int:
+        """The kept row count; a registry from before it gains the column, this table's count and
+        the trigger that keeps it (once, under the vector lock)."""
+        conn.execute('ALTER TABLE cavemem_vector_indexes ADD COLUMN IF NOT EXISTS "rows" BIGINT')
+        count = conn.execute('SELECT "rows" FROM cavemem_vector_indexes WHERE tab = %s', (self.tab,)).fetchone()[0]
+        if count is None:
+            count = conn.execute(f"SELECT count(*) FROM {self.tab}").fetchone()[0]
+            conn.execute('UPDATE cavemem_vector_indexes SET "rows" = %s WHERE tab = %s', (count, self.tab))
+            self._trigger(conn)
+        return count
+
+    def _trigger(self, conn) -> None:
         if conn.execute("SELECT to_regclass('memories')").fetchone()[0] is not None:
             conn.execute(_DROP_FN)
             conn.execute("DROP TRIGGER IF EXISTS cavemem_drop_vectors ON memories")
@@ -150,8 +178,10 @@ class PgVectorIndex(VectorIndex):
 
     def _write(self, fn, fingerprint=None):
         def txn(conn):
-            self._ensure(conn, fingerprint)
+            count = self._ensure(conn, fingerprint)
             out = fn(conn)
+            if out is None:
+                out = count
             if fingerprint is not None:
                 conn.execute("UPDATE cavemem_vector_indexes SET fingerprint = %s WHERE tab = %s", (_json(fingerprint), self.tab))
             return out
@@ -173,9 +203,11 @@ class PgVectorIndex(VectorIndex):
         def txn(conn) -> int:
             if not pairs:
                 return 0
-            return conn.execute(f"INSERT INTO {self.tab} (id, embedding) SELECT u.i, u.e::vector FROM unnest(%s::text[], "
-                                f"%s::text[]) WITH ORDINALITY AS u(i, e, o) ORDER BY u.o ON CONFLICT DO NOTHING",
-                                ([i for i, _ in pairs], [self._vec(v) for _, v in pairs])).rowcount
+            n = conn.execute(f"INSERT INTO {self.tab} (id, embedding) SELECT u.i, u.e::vector FROM unnest(%s::text[], "
+                             f"%s::text[]) WITH ORDINALITY AS u(i, e, o) ORDER BY u.o ON CONFLICT DO NOTHING",
+                             ([i for i, _ in pairs], [self._vec(v) for _, v in pairs])).rowcount
+            conn.execute('UPDATE cavemem_vector_indexes SET "rows" = "rows" + %s WHERE tab = %s', (n, self.tab))
+            return n
 
         added = self._write(txn, fingerprint)
         if fingerprint is not None:
@@ -188,7 +220,8 @@ class PgVectorIndex(VectorIndex):
         def txn(conn) -> int:
             n = conn.execute(f"DELETE FROM {self.tab} WHERE id = ANY(%s)", (drop,)).rowcount if drop else 0
             if n:
-                conn.execute("UPDATE cavemem_vector_indexes SET generation = generation + 1 WHERE tab = %s", (self.tab,))
+                conn.execute('UPDATE cavemem_vector_indexes SET generation = generation + 1, "rows" = "rows" - %s '
+                             "WHERE tab = %s", (n, self.tab))
             return n
 
         if not self.exists():
@@ -205,8 +238,8 @@ class PgVectorIndex(VectorIndex):
         are exact scans and never use it), in one pass when a sync or a migration has written its
         rows: an HNSW index kept current row by row during a bulk load costs far more than the
         build (pgvector inserts walk the graph). Later adds keep it current."""
-        if self.srv.query(f"SELECT to_regclass('{self.tab}_hnsw') IS NULL AND (SELECT count(*) > %s FROM {self.tab})",
-                          (EXACT_ROWS,))[0][0]:
+        if self.srv.query(f"SELECT to_regclass('{self.tab}_hnsw') IS NULL AND \"rows\" > %s FROM cavemem_vector_indexes "
+                          "WHERE tab = %s", (EXACT_ROWS, self.tab))[0][0]:
             self._write(self._build_hnsw)
 
     def _build_hnsw(self, conn) -> None:
