@@ -35,9 +35,14 @@ from sessions_voices_a import VOICES_A  # noqa: E402
 from sessions_voices_b import VOICES_B  # noqa: E402
 from sessions_voices_c import VOICES_C  # noqa: E402
 from sessions_voices_d import VOICES_D  # noqa: E402
+from sessions_voices_e import VOICES_E  # noqa: E402
+from sessions_voices_f import VOICES_F  # noqa: E402
+from sessions_voices_g import VOICES_G  # noqa: E402
+from sessions_voices_h import VOICES_H  # noqa: E402
+from sessions_voices_i import VOICES_I  # noqa: E402
 
 GOLD = os.path.join(HERE, "gold_voices.json")
-ALL = VOICES_A + VOICES_B + VOICES_C + VOICES_D
+ALL = VOICES_A + VOICES_B + VOICES_C + VOICES_D + VOICES_E + VOICES_F + VOICES_G + VOICES_H + VOICES_I
 
 
 def split_of(file_name: str) -> str:

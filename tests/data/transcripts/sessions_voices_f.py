@@ -1,0 +1,245 @@
+"""Voices set F (see build_voices.py): a Turkish-speaking Nuxt developer, a Vietnamese-speaking
+React Native developer, a teenager writing a Discord bot, a grumpy sysadmin, a data scientist who
+writes in bullet lists, an Arabic-speaking .NET developer. Labels written with the conversations,
+before any run."""
+
+NUXT = ("Nuxt 3.12.4 with Nitro 2.9.7\n  ➜ Local:    http://localhost:3000/\n  ➜ Network:  use --host to expose\n"
+        "ℹ Vite client warmed up in 1422ms\n✔ Nitro server built in 912 ms\n")
+METRO = ("info Starting Metro Bundler\ninfo Reloading app...\n BUNDLE  ./index.js ░░░░░░░░░░░░░░░░ 0.0% (0/1)\n"
+         " BUNDLE  ./index.js ▓▓▓▓▓▓▓▓▓▓▓▓▓▓▓▓ 100.0% (1204/1204), done.\n LOG  [sync] pulled 0 changes\n")
+BOT_ERR = ("DiscordAPIError[50035]: Invalid Form Body\ndata.embeds[0].description[BASE_TYPE_MAX_LENGTH]: Must be 4096 or fewer in length.\n"
+           "    at handleErrors (node_modules/@discordjs/rest/dist/index.js:730:13)\n")
+CRON = "MAILTO=root\n0 2 * * * root /usr/local/bin/backup.sh >> /var/log/backup.log 2>&1\n*/5 * * * * root /usr/local/bin/check_disk.sh\n"
+DF = "Filesystem      Size  Used Avail Use% Mounted on\n/dev/sda1        50G   48G  2.0G  96% /\n/dev/sdb1       2.0T  1.1T  900G  55% /srv\n"
+PANDAS = ("<class 'pandas.core.frame.DataFrame'>\nRangeIndex: 1843221 entries, 0 to 1843220\nData columns (total 14 columns):\n"
+          " #   Column         Dtype\n---  ------         -----\n 0   store_id       int64\n 1   sku            object\n 2   week           datetime64[ns]\n 3   units          float64\n")
+DOTNET_EF = ("Build started...\nBuild succeeded.\ninfo: Microsoft.EntityFrameworkCore.Migrations[20402]\n      Applying migration '20261105_AddClinicHours'.\nDone.\n")
+
+VOICES_F = [
+    {
+        "name": "v-kervan-01-nuxt", "order": 348, "project": "kervan", "cwd": "/home/emre/kervan",
+        "session": "d1e2f3a4-0048-4ccc-8ddd-000000000348", "start": "2026-11-04T09:30:00", "v2": True,
+        "turns": [
+            ("u", "Merhaba. Kervan is a travel blog platform, frontend Nuxt 3 with TypeScript, backend is Strapi 5 as headless CMS."),
+            ("a", "", {"tools": [("Bash", {"command": "pnpm dev"}, NUXT)]}),
+            ("a", "Nuxt 3.12 is serving on port 3000."),
+            ("u", "We are deploying the frontend on Vercel and Strapi on a Hetzner VPS with Docker. Images go to Cloudinary, not to the VPS disk."),
+            ("a", "Noted: Vercel for Nuxt, Strapi in Docker on Hetzner, images on Cloudinary."),
+            ("u", "For styling only Tailwind, and please not any UI library like Vuetify, we have our own design."),
+            ("a", "OK, Tailwind only."),
+            ("u", "Blog posts have Turkish and English version. URL for Turkish is without prefix, English is with /en prefix."),
+            ("a", "I'll configure @nuxtjs/i18n with `prefix_except_default` and `tr` as the default locale."),
+            ("u", "Teşekkürler"),
+        ],
+        "gold": [
+            {"id": "stack", "kind": "fact", "must": ["nuxt 3", "strapi 5"]},
+            {"id": "deploy", "kind": "fact", "must": ["vercel", "hetzner"]},
+            {"id": "cloudinary", "kind": "preference", "must": ["cloudinary"]},
+            {"id": "tailwind", "kind": "preference", "must": ["tailwind", "vuetify"]},
+            {"id": "i18n", "kind": "preference", "must": ["/en prefix"]},
+        ],
+        "noise": ["Teşekkürler", "Vite client warmed up", "use --host to expose"],
+        "secrets": [],
+    },
+    {
+        "name": "v-kervan-02-seo", "order": 349, "project": "kervan", "cwd": "/home/emre/kervan",
+        "session": "d1e2f3a4-0049-4ccc-8ddd-000000000349", "start": "2026-11-08T10:00:00", "v2": True,
+        "turns": [
+            ("u", "Google shows our pages without title, just the url. Why?"),
+            ("a", "", {"tools": [("Bash", {"command": "curl -s https://kervan.blog/yazi/kapadokya | grep -c '<title>'"}, "0\n"),
+                                 ("Grep", {"pattern": "useHead", "path": "pages"}, "pages/yazi/[slug].vue:22:  onMounted(() => useHead({ title: post.value.title }))\n")]}),
+            ("a", "The titles are missing because `useHead` is called inside `onMounted`, which only runs in the browser, so the server-rendered HTML that Google reads has no `<title>`. I moved it to `useSeoMeta` at the top of the setup with the post fetched by `useAsyncData`, so the title and description are in the SSR output now."),
+            ("u", "Harika! So always SEO meta in setup, never in onMounted."),
+            ("a", "Agreed, I'll note it in the README."),
+            ("u", "Also we move the Strapi from Hetzner to DigitalOcean App Platform next week, the company got credits. Frontend stays on Vercel."),
+            ("a", "OK — Strapi to DigitalOcean App Platform; I'll update the CMS URL env var when you have the new address."),
+        ],
+        "gold": [
+            {"id": "seo", "kind": "bugfix", "must": ["onmounted", "usehead"]},
+            {"id": "rule", "kind": "preference", "must": ["seo meta in setup", "never in onmounted"]},
+            {"id": "deploy", "kind": "fact", "must": ["strapi", "digitalocean"]},
+        ],
+        "updates": [["v-kervan-01-nuxt:deploy", "v-kervan-02-seo:deploy"]],
+        "noise": ["Harika!"],
+        "secrets": [],
+    },
+    {
+        "name": "v-phochat-01-rn", "order": 350, "project": "phochat", "cwd": "/Users/linh/dev/phochat",
+        "session": "d1e2f3a4-0050-4ccc-8ddd-000000000350", "start": "2026-11-05T03:00:00",
+        "turns": [
+            ("u", "xin chào. phochat is app for order food in our restaurant chain, react native 0.75 with expo sdk 51. backend is supabase"),
+            ("a", "", {"tools": [("Bash", {"command": "npx expo start"}, METRO)]}),
+            ("a", "Metro bundles and the app loads. How do you manage server state?"),
+            ("u", "tanstack query for server data, zustand for local ui state. no redux please, team dont like it"),
+            ("a", "OK: TanStack Query plus Zustand, no Redux."),
+            ("u", "prices show in VND without decimals, with dot for thousands, like 45.000đ"),
+            ("a", "I'll format with `Intl.NumberFormat('vi-VN')`, zero fraction digits."),
+            ("u", "the supabase anon key is public ok, but service role key eyJhbGciOiJIUzI1NiJ9.c2VydmljZV9yb2xl.Qk7xP2mZ never in app, only in edge functions"),
+            ("a", "The service role key only lives in the Edge Functions' secrets; the app ships with the anon key alone."),
+            ("u", "cảm ơn"),
+        ],
+        "gold": [
+            {"id": "stack", "kind": "fact", "must": ["react native 0.75", "expo sdk 51"]},
+            {"id": "state", "kind": "preference", "must": ["zustand", "no redux"]},
+            {"id": "vnd", "kind": "preference", "must": ["vnd", "45.000"]},
+        ],
+        "noise": ["cảm ơn", "Starting Metro Bundler", "pulled 0 changes"],
+        "secrets": ["eyJhbGciOiJIUzI1NiJ9.c2VydmljZV9yb2xl.Qk7xP2mZ"],
+    },
+    {
+        "name": "v-phochat-02-push", "order": 351, "project": "phochat", "cwd": "/Users/linh/dev/phochat",
+        "session": "d1e2f3a4-0051-4ccc-8ddd-000000000351", "start": "2026-11-09T04:10:00",
+        "turns": [
+            ("u", "need push notification when order is ready. use expo notifications or onesignal?"),
+            ("a", "Expo Notifications is free and already in your stack; OneSignal adds segmentation and a dashboard you may not need for \"your order is ready\"."),
+            ("u", "expo notifications"),
+            ("a", "OK. I'll store each device's Expo push token in a `push_tokens` table and send from a Supabase Edge Function when the order status becomes `ready`."),
+            ("u", "ok. and we upgrade expo to sdk 52 this week because of the new architecture"),
+            ("a", "I'll run `npx expo install expo@^52` and fix what breaks."),
+            ("u", "thanks"),
+        ],
+        "gold": [
+            {"id": "push", "kind": "decision", "must": ["expo notifications"]},
+            {"id": "stack", "kind": "fact", "must": ["sdk 52"]},
+        ],
+        "updates": [["v-phochat-01-rn:stack", "v-phochat-02-push:stack"]],
+        "noise": ["thanks"],
+        "secrets": [],
+    },
+    {
+        "name": "v-botfrog-01-discord", "order": 352, "project": "botfrog", "cwd": "/home/kai/botfrog",
+        "session": "d1e2f3a4-0052-4ccc-8ddd-000000000352", "start": "2026-11-06T20:00:00",
+        "turns": [
+            ("u", "yo!! so i made a discord bot for my server its called botfrog lol. discord.js v14 + typescript, runs on my old laptop rn"),
+            ("a", "Nice! What does it do?"),
+            ("u", "memes, music queue, and a /quote command. the /quote thing crashes when the quote is super long tho"),
+            ("a", "", {"tools": [("Bash", {"command": "npm run dev"}, BOT_ERR)]}),
+            ("a", "The /quote crash is Discord rejecting the embed: a description can be at most 4096 characters, and long quotes go over. I now cut the description at 4000 characters with an ellipsis and a \"full quote\" button, so long quotes no longer throw."),
+            ("u", "bro ur a genius fr"),
+            ("u", "ok also i wanna use sqlite w/ drizzle for the quotes, not mongo, mongo is overkill for like 200 quotes"),
+            ("a", "OK — SQLite through Drizzle ORM, a `quotes` table."),
+            ("u", "my bot token is MTIzNDU2Nzg5MDEyMzQ1Njc4OQ.GfRoG.x9Kp2Lm7Qr4Tz8Wv dont leak it lmao"),
+            ("a", "It only goes in `.env`, which is in `.gitignore`. If it was ever pushed anywhere, reset it in the developer portal."),
+            ("u", "k ty gn"),
+        ],
+        "gold": [
+            {"id": "stack", "kind": "fact", "must": ["discord.js v14", "typescript"]},
+            {"id": "quote", "kind": "bugfix", "must": ["4096", "4000"]},
+            {"id": "sqlite", "kind": "decision", "must": ["sqlite", "drizzle"]},
+        ],
+        "noise": ["ur a genius fr", "k ty gn", "lol", "Invalid Form Body"],
+        "secrets": ["MTIzNDU2Nzg5MDEyMzQ1Njc4OQ.GfRoG.x9Kp2Lm7Qr4Tz8Wv"],
+    },
+    {
+        "name": "v-botfrog-02-host", "order": 353, "project": "botfrog", "cwd": "/home/kai/botfrog",
+        "session": "d1e2f3a4-0053-4ccc-8ddd-000000000353", "start": "2026-11-13T19:30:00",
+        "turns": [
+            ("u", "my laptop keeps dying so where do i host botfrog? free pls im broke"),
+            ("a", "Oracle Cloud's always-free ARM VM runs a Node bot 24/7 for nothing; Fly.io and Railway have small free allowances but may sleep or charge past them."),
+            ("u", "oracle free tier then"),
+            ("a", "OK — I'll write a systemd unit for the bot on an Oracle always-free VM and a deploy script that pulls and restarts."),
+            ("u", "also i switched from npm to bun, its sooo much faster"),
+            ("a", "Updated the scripts and the unit to run with Bun."),
+            ("u", "W"),
+        ],
+        "gold": [
+            {"id": "host", "kind": "decision", "must": ["oracle", "free"]},
+            {"id": "bun", "kind": "preference", "must": ["npm to bun"]},
+        ],
+        "noise": ["im broke", "sooo much faster"],
+        "secrets": [],
+    },
+    {
+        "name": "v-oldiron-01-cron", "order": 354, "project": "oldiron", "cwd": "/root/oldiron",
+        "session": "d1e2f3a4-0054-4ccc-8ddd-000000000354", "start": "2026-11-05T06:00:00",
+        "turns": [
+            ("u", "Disk on the web box is full again. I've been doing this job for 25 years and I'm tired of babysitting this thing."),
+            ("a", "", {"tools": [("Bash", {"command": "df -h"}, DF), ("Bash", {"command": "cat /etc/cron.d/backup"}, CRON),
+                                 ("Bash", {"command": "du -sh /var/log/backup.log"}, "41G\t/var/log/backup.log\n")]}),
+            ("a", "The root disk fills because the nightly backup cron appends its whole tar verbose output to /var/log/backup.log, which nobody rotates: it's 41 GB. I added a logrotate rule for it (daily, keep 7, compress) and dropped the `-v` from the tar call; the root disk is at 18% now."),
+            ("u", "Fine. This box is Debian 12, and it stays Debian, don't suggest Ubuntu, I've heard it all before."),
+            ("a", "Understood, Debian 12."),
+            ("u", "And don't install anything from pip system-wide on this machine. Ever. Use the packages from apt or a venv in /opt."),
+            ("a", "Noted: apt packages or a venv under /opt, never a system-wide pip install."),
+            ("u", "Backups go to the NAS over rsync at 2am and that's not changing either."),
+            ("a", "OK."),
+        ],
+        "gold": [
+            {"id": "disk", "kind": "bugfix", "must": ["logrotate", "backup.log"]},
+            {"id": "debian", "kind": "preference", "must": ["debian 12"]},
+            {"id": "pip", "kind": "preference", "must": ["pip", "system-wide"]},
+            {"id": "backup", "kind": "fact", "must": ["rsync", "2am"]},
+        ],
+        "noise": ["25 years", "babysitting", "I've heard it all before", "MAILTO=root"],
+        "secrets": [],
+    },
+    {
+        "name": "v-forecast-01-demand", "order": 355, "project": "shelfcast", "cwd": "/home/nadia/shelfcast",
+        "session": "d1e2f3a4-0055-4ccc-8ddd-000000000355", "start": "2026-11-04T08:30:00",
+        "turns": [
+            ("u", [{"type": "text", "text": "Context for the project:\n- weekly demand forecast per store and SKU for a grocery chain\n- ~1.8M rows of history, 3 years\n- models: LightGBM global model, with a seasonal naive baseline\n- metric: WAPE, not MAPE (too many zero weeks)"}]),
+            ("a", "", {"tools": [("Bash", {"command": "python -c 'import pandas as pd; pd.read_parquet(\"data/sales.parquet\").info()'"}, PANDAS)]}),
+            ("a", "The data matches: 1,843,221 rows, weekly by store and SKU. Which horizon do you forecast?"),
+            ("u", [{"type": "text", "text": "- horizon 8 weeks ahead\n- backtest: rolling origin, 6 folds, each 8 weeks\n- never shuffle for CV, it's a time series"}]),
+            ("a", "OK: an 8-week horizon, a 6-fold rolling-origin backtest, no shuffling."),
+            ("u", [{"type": "text", "text": "Conventions:\n- polars for feature engineering, pandas only at the model boundary\n- configs in YAML under configs/, one per experiment"}]),
+            ("a", "Noted."),
+            ("u", "thanks, that's the setup"),
+        ],
+        "gold": [
+            {"id": "model", "kind": "fact", "must": ["lightgbm"]},
+            {"id": "wape", "kind": "preference", "must": ["wape", "not mape"]},
+            {"id": "horizon", "kind": "fact", "must": ["horizon 8 weeks"]},
+            {"id": "backtest", "kind": "preference", "must": ["rolling origin", "6 folds"]},
+            {"id": "shuffle", "kind": "preference", "must": ["never shuffle"]},
+            {"id": "polars", "kind": "preference", "must": ["polars", "pandas"]},
+            {"id": "yaml", "kind": "preference", "must": ["yaml", "configs/"]},
+        ],
+        "noise": ["that's the setup", "RangeIndex", "datetime64"],
+        "secrets": [],
+    },
+    {
+        "name": "v-forecast-02-holidays", "order": 356, "project": "shelfcast", "cwd": "/home/nadia/shelfcast",
+        "session": "d1e2f3a4-0056-4ccc-8ddd-000000000356", "start": "2026-11-11T09:00:00",
+        "turns": [
+            ("u", [{"type": "text", "text": "Results so far:\n- LightGBM WAPE 21.4% vs naive 29.8%\n- but Easter weeks are awful, 60%+ error"}]),
+            ("a", "Easter moves between March and April, so a week-of-year feature puts it in a different week each year and the model never learns it. I added `weeks_to_easter` and `is_easter_week` features from the `holidays` package; the Easter-week WAPE drops to 27% in the backtest."),
+            ("u", [{"type": "text", "text": "- nice, keep those features\n- decision: we ship LightGBM, retrain weekly on Monday 04:00\n- the horizon goes to 12 weeks, merchandising asked for it"}]),
+            ("a", "OK: weekly retrain on Mondays at 04:00, and the horizon is now 12 weeks."),
+            ("u", "cheers"),
+        ],
+        "gold": [
+            {"id": "easter", "kind": "bugfix", "must": ["easter", "weeks_to_easter"]},
+            {"id": "ship", "kind": "decision", "must": ["ship lightgbm", "monday"]},
+            {"id": "horizon", "kind": "fact", "must": ["horizon", "12 weeks"]},
+        ],
+        "updates": [["v-forecast-01-demand:horizon", "v-forecast-02-holidays:horizon"]],
+        "noise": ["cheers", "60%+ error"],
+        "secrets": [],
+    },
+    {
+        "name": "v-shifa-01-clinic", "order": 357, "project": "shifa", "cwd": "/home/omar/src/shifa",
+        "session": "d1e2f3a4-0057-4ccc-8ddd-000000000357", "start": "2026-11-05T10:00:00",
+        "turns": [
+            ("u", "السلام عليكم. Shifa is appointment system for small clinics. ASP.NET Core 8 minimal API, EF Core with SQL Server, Blazor Server for admin."),
+            ("a", "", {"tools": [("Bash", {"command": "dotnet ef database update"}, DOTNET_EF)]}),
+            ("a", "The AddClinicHours migration applied."),
+            ("u", "The UI must support Arabic right-to-left and English. Arabic is first language. Dates in the UI are Gregorian, not Hijri, the clinics asked for this."),
+            ("a", "OK: RTL Arabic first, English second, Gregorian dates."),
+            ("u", "Patient data is sensitive, so we never log patient names or phone numbers, only the patient id."),
+            ("a", "Understood; I'll add a log filter that masks those fields as a second safety net."),
+            ("u", "SMS reminders we send with Twilio, one day before the appointment at 6 pm."),
+            ("a", "Noted."),
+            ("u", "شكرا"),
+        ],
+        "gold": [
+            {"id": "stack", "kind": "fact", "must": ["asp.net core 8", "sql server"]},
+            {"id": "rtl", "kind": "preference", "must": ["arabic", "right-to-left"]},
+            {"id": "dates", "kind": "preference", "must": ["gregorian", "not hijri"]},
+            {"id": "logs", "kind": "preference", "must": ["never log patient names"]},
+            {"id": "sms", "kind": "fact", "must": ["twilio", "one day before"]},
+        ],
+        "noise": ["شكرا", "Build succeeded", "Applying migration"],
+        "secrets": [],
+    },
+]

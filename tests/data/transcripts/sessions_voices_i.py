@@ -1,0 +1,205 @@
+"""Voices set I (see build_voices.py): a Hungarian Angular developer, a Greek Odoo consultant, an
+Irish GitLab CI engineer, a Thai LINE-bot developer, a Nigerian Django REST developer, an Israeli iOS
+developer, a Filipino WordPress plugin author. Labels written with the conversations, before any run."""
+
+NG_TEST = ("Chrome Headless 126.0.6478.126 (Linux x86_64): Executed 203 of 203 SUCCESS (4.112 secs / 3.874 secs)\nTOTAL: 203 SUCCESS\n")
+ODOO_LOG = ("2026-11-05 09:12:44,101 4121 INFO odoo17 odoo.modules.loading: loading 142 modules...\n"
+            "2026-11-05 09:12:51,822 4121 ERROR odoo17 odoo.sql_db: bad query: UPDATE stock_quant SET quantity=...\n"
+            "ERROR: could not serialize access due to concurrent update\n")
+GITLAB = ("Running with gitlab-runner 17.2.0 (6428c282)\n  on shared-runner-3 xK2pQ, system ID: s_9a8b7c\nPreparing the \"docker\" executor\n"
+          "$ docker build -t $CI_REGISTRY_IMAGE:$CI_COMMIT_SHA .\n#8 [4/7] RUN npm ci\n#8 DONE 212.4s\nJob succeeded\nDuration: 14 minutes 03 seconds\n")
+GO_RUN = "2026/11/06 03:11:09 listening on :8088\n2026/11/06 03:11:40 webhook: 1 events\n2026/11/06 03:11:40 reply: 400 {\"message\":\"Invalid reply token\"}\n"
+DRF = "Found 58 test(s).\nSystem check identified no issues (0 silenced).\n..........................................................\nRan 58 tests in 3.004s\n\nOK\n"
+XCODE = "Test Suite 'All tests' passed at 2026-11-07 10:02:11.402.\n\t Executed 96 tests, with 0 failures (0 unexpected) in 7.551 (7.602) seconds\n** TEST SUCCEEDED **\n"
+
+VOICES_I = [
+    {
+        "name": "v-menetrend-01-angular", "order": 375, "project": "menetrend", "cwd": "/home/balazs/menetrend",
+        "session": "d1e2f3a4-0075-4ccc-8ddd-000000000375", "start": "2026-11-04T07:00:00",
+        "turns": [
+            ("u", "Szia. Menetrend is the timetable web app for a regional bus company. Angular 18 with standalone components and signals, no NgModules anymore."),
+            ("a", "", {"tools": [("Bash", {"command": "ng test --watch=false"}, NG_TEST)]}),
+            ("a", "All 203 tests pass."),
+            ("u", "The timetable data comes as GTFS feed, we import it every night into Postgres with a Python script in tools/gtfs_import.py."),
+            ("a", "Noted: nightly GTFS import via `tools/gtfs_import.py` into Postgres."),
+            ("u", "For state we use signals and NgRx SignalStore, please no classic NgRx with actions and reducers, too much boilerplate."),
+            ("a", "OK, SignalStore only."),
+            ("u", "Accessibility is required by law for public transport here, so WCAG 2.1 AA minimum for every page."),
+            ("a", "Understood: WCAG 2.1 AA on every page; I'll add axe checks to the e2e tests."),
+            ("u", "Köszönöm!"),
+        ],
+        "gold": [
+            {"id": "stack", "kind": "fact", "must": ["angular 18", "signals"]},
+            {"id": "gtfs", "kind": "fact", "must": ["gtfs", "gtfs_import.py"]},
+            {"id": "store", "kind": "preference", "must": ["signalstore", "classic ngrx"]},
+            {"id": "wcag", "kind": "preference", "must": ["wcag 2.1 aa"]},
+        ],
+        "noise": ["Köszönöm", "Chrome Headless", "Executed 203 of 203"],
+        "secrets": [],
+    },
+    {
+        "name": "v-odoo-01-stock", "order": 376, "project": "kafeneio-erp", "cwd": "/opt/odoo/custom/kafeneio",
+        "session": "d1e2f3a4-0076-4ccc-8ddd-000000000376", "start": "2026-11-05T09:15:00",
+        "turns": [
+            ("u", "Γεια σας. We have Odoo 17 Community for a chain of 12 coffee shops, with custom modules in /opt/odoo/custom/kafeneio. When two shops sell at the same moment, sometimes the POS sync fails."),
+            ("a", "", {"tools": [("Bash", {"command": "tail -3 /var/log/odoo/odoo.log"}, ODOO_LOG)]}),
+            ("a", "The sync fails with `could not serialize access due to concurrent update` on `stock_quant`: both shops' POS sessions draw from the one central warehouse location, so their stock moves update the same quant row. I gave each shop its own stock location under the warehouse and pointed each POS config at it; concurrent sales now update different rows, and Odoo retries the rare remaining conflict by itself."),
+            ("u", "Ευχαριστώ, very good. So each shop must have its own stock location, never share."),
+            ("a", "Noted."),
+            ("u", "And please, no changes in the Odoo core code, only inherit in our custom modules. Upgrades are hell otherwise."),
+            ("a", "Understood — only `_inherit` in the custom modules."),
+            ("u", "The database is on a separate server, pg.kafeneio.gr, Postgres 15."),
+            ("a", "OK."),
+        ],
+        "gold": [
+            {"id": "odoo", "kind": "fact", "must": ["odoo 17", "coffee shops"]},
+            {"id": "quant", "kind": "bugfix", "must": ["stock_quant", "own stock location"]},
+            {"id": "location", "kind": "preference", "must": ["own stock location", "never share"]},
+            {"id": "core", "kind": "preference", "must": ["no changes in the odoo core"]},
+            {"id": "db", "kind": "fact", "must": ["pg.kafeneio.gr", "postgres 15"]},
+        ],
+        "noise": ["Upgrades are hell otherwise", "loading 142 modules"],
+        "secrets": [],
+    },
+    {
+        "name": "v-gitlab-01-ci", "order": 377, "project": "harbourapp", "cwd": "/home/ciara/harbourapp",
+        "session": "d1e2f3a4-0077-4ccc-8ddd-000000000377", "start": "2026-11-06T10:00:00",
+        "turns": [
+            ("u", "howya. our gitlab pipeline takes 14 minutes and the devs are giving out. most of it is the docker build I reckon"),
+            ("a", "", {"tools": [("Bash", {"command": "glab ci view --log build"}, GITLAB)]}),
+            ("a", "Yes: `npm ci` alone takes 212 s inside the Docker build because every pipeline builds without a layer cache, so dependencies are reinstalled from scratch. I switched the job to BuildKit with `--cache-from`/`--cache-to` pointing at the registry and moved the `COPY package*.json` + `npm ci` above the source copy; with a warm cache the build job takes 2 minutes 40."),
+            ("u", "ah lovely stuff. right so all our images get built with buildkit and registry cache from now on"),
+            ("a", "I'll put it in the shared CI template so every project inherits it."),
+            ("u", "the runners are the shared ones on gitlab.com, we don't self host, the company won't pay for the boxes"),
+            ("a", "Noted: GitLab.com shared runners."),
+            ("u", "deploy token for the registry is gldt-Zq8Lx3Rm7Tp2Vn5Wk9Yc, its a masked variable already"),
+            ("a", "Good — it stays a masked, protected CI variable."),
+            ("u", "grand so"),
+        ],
+        "gold": [
+            {"id": "cache", "kind": "bugfix", "must": ["npm ci", "cache"]},
+            {"id": "buildkit", "kind": "preference", "must": ["buildkit", "registry cache"]},
+            {"id": "runners", "kind": "fact", "must": ["shared", "gitlab.com"]},
+        ],
+        "noise": ["howya", "giving out", "grand so", "Job succeeded"],
+        "secrets": ["gldt-Zq8Lx3Rm7Tp2Vn5Wk9Yc"],
+    },
+    {
+        "name": "v-linebot-01-go", "order": 378, "project": "somtam-bot", "cwd": "/home/nattapong/somtam-bot",
+        "session": "d1e2f3a4-0078-4ccc-8ddd-000000000378", "start": "2026-11-06T03:00:00",
+        "turns": [
+            ("u", "สวัสดีครับ. somtam-bot is LINE bot for my mother's restaurant, customers order by chat. it is Go 1.23 with line-bot-sdk-go v8. reply not work, error 400"),
+            ("a", "", {"tools": [("Bash", {"command": "go run ./cmd/bot"}, GO_RUN)]}),
+            ("a", "`Invalid reply token` means the reply was sent too late or twice: a reply token is valid only once and for a short time. The handler acknowledges the webhook after calling the menu service, which takes ~30 s on a cold start, so the token has expired. I now answer the webhook with 200 at once and send the reply from a goroutine, falling back to a push message if the token expired."),
+            ("u", "ขอบคุณครับ it works. the bot answers always in Thai, and prices in baht without decimals"),
+            ("a", "OK: Thai replies, prices like 60 บาท."),
+            ("u", "the channel secret is 4b7e9c2a1f8d3e6b0a5c9d2e7f1a4b8c, only in env"),
+            ("a", "It's read from `LINE_CHANNEL_SECRET` only."),
+            ("u", "the menu is in a google sheet, my sister updates it, bot read it every 10 minutes"),
+            ("a", "I'll cache the sheet and refresh it every 10 minutes."),
+        ],
+        "gold": [
+            {"id": "stack", "kind": "fact", "must": ["go 1.23", "line-bot-sdk-go"]},
+            {"id": "token", "kind": "bugfix", "must": ["reply token", "200"]},
+            {"id": "thai", "kind": "preference", "must": ["thai", "baht"]},
+            {"id": "sheet", "kind": "fact", "must": ["google sheet", "10 minutes"]},
+        ],
+        "noise": ["ขอบคุณครับ it works", "listening on :8088"],
+        "secrets": ["4b7e9c2a1f8d3e6b0a5c9d2e7f1a4b8c"],
+    },
+    {
+        "name": "v-naija-01-drf", "order": 379, "project": "kudipay", "cwd": "/home/chidi/kudipay",
+        "session": "d1e2f3a4-0079-4ccc-8ddd-000000000379", "start": "2026-11-05T12:00:00",
+        "turns": [
+            ("u", "Good afternoon o. Kudipay is a savings app backend, Django REST framework on Django 4.2 LTS, Postgres, Paystack for payments."),
+            ("a", "", {"tools": [("Bash", {"command": "python manage.py test"}, DRF)]}),
+            ("a", "All 58 tests pass."),
+            ("u", "Oya, the thing now is: we want to upgrade to Django 5.1. Should we go straight or do 5.0 first?"),
+            ("a", "Going 4.2 → 5.0 → 5.1 lets the deprecation warnings guide you step by step; straight to 5.1 is fine if the test suite is good and you clear the 4.2 deprecation warnings first. With 58 tests, I'd clear warnings and go straight."),
+            ("u", "Straight to 5.1 then, after clearing warnings"),
+            ("a", "I'll run the tests with `-W error::DeprecationWarning` and fix each one, then bump to 5.1."),
+            ("u", "Also naira amounts we store in kobo, integer, never float. And Paystack webhooks must verify the signature before anything."),
+            ("a", "Understood: kobo integers; the webhook checks `x-paystack-signature` (HMAC-SHA512) first."),
+            ("u", "Paystack test secret is sk_test_9f8e7d6c5b4a3f2e1d0c9b8a7f6e5d4c3b2a1f0e — only in .env please"),
+            ("a", "Only in `.env`."),
+        ],
+        "gold": [
+            {"id": "stack", "kind": "fact", "must": ["django 4.2", "paystack"]},
+            {"id": "upgrade", "kind": "decision", "must": ["straight to 5.1"]},
+            {"id": "kobo", "kind": "preference", "must": ["kobo", "never float"]},
+            {"id": "sig", "kind": "preference", "must": ["verify the signature"]},
+        ],
+        "noise": ["Good afternoon o", "Ran 58 tests"],
+        "secrets": ["sk_test_9f8e7d6c5b4a3f2e1d0c9b8a7f6e5d4c3b2a1f0e"],
+    },
+    {
+        "name": "v-naija-02-upgraded", "order": 380, "project": "kudipay", "cwd": "/home/chidi/kudipay",
+        "session": "d1e2f3a4-0080-4ccc-8ddd-000000000380", "start": "2026-11-12T12:30:00",
+        "turns": [
+            ("u", "We are now on Django 5.1, the upgrade went through in staging and prod yesterday. Thank you for the help last week."),
+            ("a", "Great. Anything that broke?"),
+            ("u", "Only the admin date filter, fixed it. Next: interest is computed daily at midnight Lagos time, 10% per annum, compounded daily."),
+            ("a", "I'll add a Celery beat task at 00:00 Africa/Lagos computing balance × 0.10 / 365 per day, in kobo with banker's rounding."),
+            ("u", "Correct. And the savings lock: users cannot withdraw before the lock date, no exceptions, even admin cannot override."),
+            ("a", "Understood — withdrawals before the lock date are refused in the model, with no admin override."),
+        ],
+        "gold": [
+            {"id": "django", "kind": "fact", "must": ["django 5.1"]},
+            {"id": "interest", "kind": "fact", "must": ["10% per annum", "compounded daily"]},
+            {"id": "lock", "kind": "preference", "must": ["cannot withdraw before the lock date"]},
+        ],
+        "updates": [["v-naija-01-drf:stack", "v-naija-02-upgraded:django"]],
+        "noise": ["Thank you for the help last week", "Only the admin date filter"],
+        "secrets": [],
+    },
+    {
+        "name": "v-ios-01-swiftui", "order": 381, "project": "shuk", "cwd": "/Users/noa/dev/shuk",
+        "session": "d1e2f3a4-0081-4ccc-8ddd-000000000381", "start": "2026-11-07T08:00:00",
+        "turns": [
+            ("u", "shalom. shuk is a grocery list app for families, SwiftUI, iOS 17 minimum, SwiftData for local storage, CloudKit to share lists between family members"),
+            ("a", "", {"tools": [("Bash", {"command": "xcodebuild test -scheme Shuk -destination 'platform=iOS Simulator,name=iPhone 15'"}, XCODE)]}),
+            ("a", "96 tests pass on the iPhone 15 simulator."),
+            ("u", "the app must work fully offline, the sync is a bonus, never block the UI waiting for CloudKit"),
+            ("a", "Understood: local-first with SwiftData, CloudKit sync in the background."),
+            ("u", "we need hebrew and english, hebrew is RTL obviously, use String Catalogs for the translations"),
+            ("a", "OK, a String Catalog with `he` and `en`, layouts checked in RTL."),
+            ("u", "no third party dependencies. apple frameworks only, it's a policy of ours"),
+            ("a", "Noted: Apple frameworks only, no SPM packages."),
+            ("u", "toda"),
+        ],
+        "gold": [
+            {"id": "stack", "kind": "fact", "must": ["swiftui", "ios 17"]},
+            {"id": "data", "kind": "fact", "must": ["swiftdata", "cloudkit"]},
+            {"id": "offline", "kind": "preference", "must": ["offline", "never block the ui"]},
+            {"id": "i18n", "kind": "preference", "must": ["string catalogs"]},
+            {"id": "deps", "kind": "preference", "must": ["no third party dependencies"]},
+        ],
+        "noise": ["toda", "TEST SUCCEEDED"],
+        "secrets": [],
+    },
+    {
+        "name": "v-wp-01-plugin", "order": 382, "project": "sari-stock", "cwd": "/home/angel/wp/sari-stock",
+        "session": "d1e2f3a4-0082-4ccc-8ddd-000000000382", "start": "2026-11-08T01:00:00",
+        "turns": [
+            ("u", "hello po! sari-stock is a WordPress plugin for WooCommerce, it syncs the stock with a google sheet for small sari-sari stores. php 8.1 minimum because many hosts here are old"),
+            ("a", "Understood. How often does it sync?"),
+            ("u", "every 15 minutes with wp-cron, but hosts have low traffic so wp-cron doesnt run. what can we do?"),
+            ("a", "WP-Cron only fires on page views. Options: tell users to add a real system cron calling `wp-cron.php`, or use Action Scheduler (it ships with WooCommerce) which also runs from an async request after admin visits."),
+            ("u", "action scheduler since woocommerce has it already, and we document the real cron as optional"),
+            ("a", "OK: Action Scheduler with a recurring 15-minute action, and a README section for the optional system cron."),
+            ("u", "all strings must be translatable with the text domain sari-stock, we have filipino and english"),
+            ("a", "Every string through `__()` / `esc_html__()` with the `sari-stock` text domain."),
+            ("u", "and prefix everything with sari_ so we dont clash with other plugins"),
+            ("a", "Noted: functions, options and hooks prefixed `sari_`."),
+            ("u", "salamat po!"),
+        ],
+        "gold": [
+            {"id": "php", "kind": "fact", "must": ["php 8.1 minimum"]},
+            {"id": "as", "kind": "decision", "must": ["action scheduler"]},
+            {"id": "i18n", "kind": "preference", "must": ["text domain", "sari-stock"]},
+            {"id": "prefix", "kind": "preference", "must": ["prefix", "sari_"]},
+        ],
+        "noise": ["salamat po", "hello po", "many hosts here are old"],
+        "secrets": [],
+    },
+]
