@@ -97,6 +97,20 @@ def test_a_load_cut_off_with_its_indexes_dropped_is_repaired_at_next_open(pg_url
     assert set(pg_store.SEARCH_INDEXES) <= present()
 
 
+def test_inlined_lexemes_equal_the_term_by_term_definition(pg_url, tmp_path):
+    """Migration 003's one-expression ``cavemem_lexemes`` gives every stored body the tsvector the
+    first definition (term by term, over-long terms by digest) gives, and a memory whose one word
+    is past the lexeme limit is still found by it."""
+    long_word = "x" * 2500
+    m = Memory(pg_url, cwd=str(tmp_path))
+    m.import_lines(_lines(60) + [json.dumps({"text": f"blob {long_word} seen", "project": "p0"})])
+    bodies = [r[0] for r in m.store.read("SELECT body FROM mem_fts")] + ["", "a b", "y" * 1999 + " z " + "w" * 1999]
+    same = m.store.srv.query("SELECT bool_and(cavemem_lexemes(b) = cavemem_lexemes_long(b)), count(*) FROM unnest(%s::text[]) "
+                             "AS b", (bodies,))
+    assert same == [(True, len(bodies))]
+    assert [h["text"] for h in m.recall(long_word, project="p0")["hits"]] == [f"blob {long_word} seen"]
+
+
 def test_an_invalid_search_index_left_by_a_cut_off_concurrent_build_is_rebuilt_at_open(pg_url, tmp_path):
     """The load's end builds its indexes CONCURRENTLY; one cut off leaves the index invalid
     (``indisvalid`` false, never used by a search). The next open drops and builds it."""
