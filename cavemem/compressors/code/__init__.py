@@ -2,8 +2,10 @@
 
 Signatures, imports, type declarations and comments stay; each outermost function body becomes
 ``{ /* caveman: body elided */ }`` (``...`` in Python, a ``# caveman: body elided`` comment in
-Ruby). The exact original is one ``retrieve`` away. tree_sitter and the grammar wheels are
-imported only when a code payload is compressed.
+Ruby, ``{ ... }`` in Perl, ``{ : ...; }`` in shell; make recipes become one comment line). Tcl,
+CMake, Vim script and SQL scripts, which no grammar wheel reads, get a line-shape outline
+(``outline``). The exact original is one ``retrieve`` away. tree_sitter and the grammar wheels
+are imported only when a code payload is compressed.
 """
 
 from __future__ import annotations
@@ -42,12 +44,22 @@ class CodeCompressor(Compressor):
         return out, Metadata()
 
     def _compress(self, data: bytes) -> tuple[bool, bytes | None]:
-        """(a grammar accepted ``data`` as source, the elided output or None)."""
+        """(a grammar or the outline reader accepted ``data`` as source, the output or None)."""
         if b"\x00" in data:  # source code never holds NUL bytes: this is binary
             return False, None
+        from .outline import LINE_SHAPED, outline, sniff_outline
+
+        language = sniff_outline(data)
+        if language in LINE_SHAPED:  # no grammar to try: a failed parse of a big file costs seconds
+            return True, outline(data, language)
         languages = sniff_languages(data)
-        if not languages:
-            return False, None
+        accepted, out = self._parsed(languages, data) if languages else (False, None)
+        if accepted or language is None:
+            return accepted, out
+        return True, outline(data, language)  # a SQL script the grammars declined
+
+    def _parsed(self, languages: tuple[str, ...], data: bytes) -> tuple[bool, bytes | None]:
+        """(a grammar accepted ``data``, the elided output or None)."""
         from .elide import elide
         from .languages import Deadline
 

@@ -116,11 +116,13 @@ def body_replacements(spec: LanguageSpec, data: bytes, root, errors: ErrorMap | 
     for fn in scan["fn"]:
         if fn.start_byte < claimed_end:
             continue  # nested inside a function already claimed: covered by its replacement
-        body = fn.child_by_field_name("body")
+        body = fn.child_by_field_name(spec.body_field) if spec.body_field else _body_child(spec, fn)
         if body is None or body.type not in spec.bodies:
             continue  # e.g. an arrow function with an expression body: keep looking inside
         claimed_end = fn.end_byte
-        start, end = body.start_byte, body.end_byte
+        start, end = (body.start_byte, body.end_byte) if spec.body_field else _inner_span(body)
+        if end - start <= spec.min_body:
+            continue
         shown = trim_space_bytes(data[start:end])
         if shown == marker or (shown.startswith(marker[:3]) and b"caveman: body elided" in shown[:40]):
             continue  # already elided (with or without the heads it names)
@@ -133,6 +135,20 @@ def body_replacements(spec: LanguageSpec, data: bytes, root, errors: ErrorMap | 
         if text is not None:
             out.append((start, end, text))
     return out
+
+
+def _body_child(spec: LanguageSpec, fn):
+    """The first child of ``fn`` of a body type (grammars that name no body field: make's rule)."""
+    return next((c for c in fn.children if c.type in spec.bodies), None)
+
+
+def _inner_span(body) -> tuple[int, int]:
+    """First to last named child of ``body``: a make recipe's lines without the newline that
+    opens it or the blank lines after it."""
+    named = body.named_children
+    if not named:
+        return body.start_byte, body.start_byte
+    return named[0].start_byte, named[-1].end_byte
 
 
 def definition_heads(data: bytes, body, defs: list) -> list[bytes]:

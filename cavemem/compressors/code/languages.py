@@ -17,6 +17,12 @@ BRACE_ELISION = b"{ /* caveman: body elided */ }"
 PY_ELISION = b"..."
 # Ruby has neither braces nor an ellipsis statement; a comment is an empty, valid method body.
 RUBY_ELISION = b"# caveman: body elided"
+# Shell: ``:`` is the no-op command, so the body stays a valid, non-empty compound statement.
+SHELL_ELISION = b"{ : caveman: body elided; }"
+# Perl: ``...`` (yada yada) is the statement for "not written here"; the marker follows as a comment.
+PERL_ELISION = b"{ ... } # caveman: body elided"
+# make: a recipe line the shell reads as a comment (the recipe's leading tab stays in place).
+MAKE_ELISION = b"# caveman: recipe elided"
 
 # The spec's function-like node types and replaceable body types, split per grammar so each
 # tree-sitter query only names node kinds its grammar has.
@@ -45,6 +51,11 @@ class LanguageSpec:
     elision_needs_line_end: bool = False
     # Named definitions whose heads an elided body lists (nested functions, local classes).
     definitions: tuple[str, ...] = ()
+    # The field naming a function's body; None: its first child of a ``bodies`` type, whose
+    # inner span (first to last named child) is replaced, so layout around it stays (make).
+    body_field: str | None = "body"
+    # Bodies at most this many bytes stay: their marker would save nothing.
+    min_body: int = 0
 
 
 LANGUAGES: dict[str, LanguageSpec] = {
@@ -75,6 +86,14 @@ LANGUAGES: dict[str, LanguageSpec] = {
         LanguageSpec("javascript", "tree_sitter_javascript", "language", _JS_FUNCTIONS, _JS_BODIES, BRACE_ELISION, definitions=_JS_DEFINITIONS),
         LanguageSpec("ruby", "tree_sitter_ruby", "language", ("method", "singleton_method"), ("body_statement",), RUBY_ELISION, True,
                      ("method", "singleton_method", "class", "module")),
+        LanguageSpec("php", "tree_sitter_php", "language_php", ("function_definition", "method_declaration", "anonymous_function"),
+                     ("compound_statement",), BRACE_ELISION, min_body=len(BRACE_ELISION)),
+        LanguageSpec("perl", "tree_sitter_perl", "language", ("subroutine_declaration_statement", "anonymous_subroutine_expression"),
+                     ("block",), PERL_ELISION, True, min_body=len(PERL_ELISION)),
+        LanguageSpec("bash", "tree_sitter_bash", "language", ("function_definition",), ("compound_statement",), SHELL_ELISION,
+                     min_body=len(SHELL_ELISION)),
+        LanguageSpec("make", "tree_sitter_make", "language", ("rule",), ("recipe",), MAKE_ELISION, body_field=None,
+                     min_body=2 * len(MAKE_ELISION)),
     )
 }
 

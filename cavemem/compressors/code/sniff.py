@@ -6,8 +6,10 @@ colon makes a C file "python"; ``fn `` plus ``->`` makes a JavaScript file "rust
 keeps the reference verdict first (its output is unchanged whenever the reference succeeds) and
 then tries every other rule that matches, in the same order, each followed by its related
 grammars: TypeScript → TSX → JavaScript (JSX), C → C++. Ruby, which the reference lacks, comes
-last when the text has ``def`` and a bare ``end`` line. The first grammar that parses cleanly
-decides.
+last when the text has ``def`` and a bare ``end`` line. PHP, Perl, shell and make follow, each
+only on a mark no other language's source carries (``<?php``, a shebang, a ``package X;``
+with ``use strict``, a rule line with a tab recipe), so the verdicts above never change. The
+first grammar that parses cleanly decides.
 """
 
 from __future__ import annotations
@@ -17,6 +19,13 @@ import re
 _RUBY_END = re.compile(rb"^[ \t]*end[ \t\r]*$", re.M)
 _CPP_MARKERS = (b"std::", b"template<", b"template <", b"namespace ", b"::", b"public:", b"private:")
 _TS_MARKERS = (b"function ", b"=>", b"const ", b"let ", b"interface ", b"class ")
+
+_SHEBANG = re.compile(rb"#![ \t]*(?:/usr)?(?:/local)?/bin/(?:env[ \t]+)?(\w+)")
+_SHELLS = (b"sh", b"bash", b"dash", b"ksh")
+_PERL_PACKAGE = re.compile(rb"^package[ \t]+[\w:]+[ \t]*;", re.M)
+_PERL_PRAGMA = re.compile(rb"^[ \t]*(?:use[ \t]+(?:strict|warnings)\b|sub[ \t]+\w+)", re.M)
+_MAKE_RULE = re.compile(rb"^[^\s#:=][^:=\n]*::?(?!=)[^\n]*\n\t[^\s#]", re.M)
+_MAKE_ASSIGN = re.compile(rb"^[A-Za-z_][\w.]*[ \t]*(?:[:+?]|::)?=", re.M)
 
 # Grammars worth trying after a rule's own verdict.
 _RELATED = {"typescript": ("tsx", "javascript"), "c": ("cpp",)}
@@ -89,4 +98,21 @@ def sniff_languages(data: bytes) -> tuple[str, ...]:
                     langs.append(lang)
     if b"def " in data and _RUBY_END.search(data) is not None:
         langs.append("ruby")
+    langs.extend(name for name in _marked_languages(data) if name not in langs)
     return tuple(langs)
+
+
+def _marked_languages(data: bytes) -> list[str]:
+    """PHP, Perl, shell and make, when the text carries the mark of one."""
+    out = []
+    if b"<?php" in data[:4096]:
+        out.append("php")
+    bang = _SHEBANG.match(data)
+    interpreter = bang.group(1) if bang else b""
+    if interpreter.startswith(b"perl") or (_PERL_PACKAGE.search(data) and _PERL_PRAGMA.search(data)):
+        out.append("perl")
+    if interpreter in _SHELLS:
+        out.append("bash")
+    if bang is None and _MAKE_RULE.search(data) and _MAKE_ASSIGN.search(data):
+        out.append("make")
+    return out
