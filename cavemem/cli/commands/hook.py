@@ -5,10 +5,10 @@ problems reported on stderr as one JSON line (``{"hook": …, "error": "cave_…
 A missing memory store is not a problem (nothing to inject; nothing is created); a corrupt or
 unreadable one is logged; a locked one never makes a hook wait — reads do not need the write lock
 (WAL), recovery-store writes give up after ``LOCK_WAIT_MS``, and ``stop`` hands its memories to a
-detached writer (:mod:`cavemem.hooks.spool`). On top of that the work runs in a forked worker
-under a hard wall-clock deadline (:mod:`cavemem.hooks.deadline`; ``CAVEMAN_HOOK_DEADLINE_MS``,
-default 1000 ms, 4000 ms while the token-rank cache is cold): past it the parent kills the worker,
-prints nothing, logs ``cave_hook_deadline`` and exits 0 — even when the work never yields the GIL.
+detached writer (:mod:`cavemem.hooks.spool`). On top of that the work runs under a hard
+wall-clock deadline kept in this process (:mod:`cavemem.cli.watchdog`; ``CAVEMAN_HOOK_DEADLINE_MS``,
+default 1000 ms, 4000 ms while the token-rank cache is cold): past it the hook prints nothing,
+logs ``cave_hook_deadline`` and exits 0 — also while the work holds the GIL in a regex.
 
 Hooks recall lexically by default even where the ``[embed]`` extra is switched on: loading the
 ONNX model costs more than the whole 250 ms budget in every (short-lived) hook process
@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import json
 import os
-import time
 
 from cavemem.cli import io
 
@@ -104,37 +103,37 @@ def deadline_ms(name: str = "") -> int:
 
 
 def run_hook(name: str) -> int:
-    """Run one hook under the deadline: a hard wall-clock limit (a forked worker the waiting
-    parent kills), which holds even when the work never yields the GIL. Always returns 0."""
-    from cavemem.hooks.deadline import TIMED_OUT, run_with_deadline
+    """Run one hook under the deadline, in this process (:mod:`cavemem.cli.watchdog`: a thread
+    and ``SIGALRM``; past the deadline it logs, prints nothing and exits 0, even while the work
+    holds the GIL in a regex). Always returns 0."""
+    from cavemem.cli.watchdog import Deadline
 
-    started = time.monotonic()
-    budget = deadline_ms(name) / 1000.0
-    out, exc = run_with_deadline(lambda: _work(name), max(0.0, budget - (time.monotonic() - started)))
-    if out is TIMED_OUT:
-        _log(name, "cave_hook_deadline", f"gave up after {deadline_ms(name)} ms (CAVEMAN_HOOK_DEADLINE_MS); printed nothing")
-        _warm_later()
-        return 0
-    if exc is not None:
+    ms = deadline_ms()
+    message = io.json_line({"hook": name, "error": "cave_hook_deadline",
+                            "message": f"gave up after {ms} ms (CAVEMAN_HOOK_DEADLINE_MS); printed nothing"})
+    watch = Deadline(ms / 1000.0, lambda: _expired(message))
+    try:
+        out = handle(name, _read_event())
+    except Exception as exc:  # noqa: BLE001 - fail open: log it, print nothing
+        watch.finish()
         code = getattr(exc, "code", None)
         code = code if isinstance(code, str) and code.startswith("cave_") else "cave_hook_failed"
         _log(name, code, getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}")
         return 0
+    watch.finish()
     if out is not None:
         io.write_stdout((io.json_line(out) + "\n").encode())
     return 0
 
 
-def _work(name: str) -> dict | None:
-    """The worker's job; it leaves by ``os._exit``, so it saves what it compiled itself."""
+def _expired(message: str) -> None:
+    """The deadline passed: one stderr line (raw ``os.write``: the main thread may hold the
+    stream), and the token cache finished in a detached process if that is what ran out."""
     try:
-        return handle(name, _read_event())
-    finally:
-        import sys
-
-        recache = sys.modules.get("cavemem.cli.recache")
-        if recache is not None:
-            recache.flush()
+        os.write(2, (message + "\n").encode())
+    except OSError:
+        pass
+    _warm_later()
 
 
 def _read_event() -> bytes:
