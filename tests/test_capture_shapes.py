@@ -60,3 +60,16 @@ def test_a_short_pick_between_options_worded_at_length():
 def test_a_new_clause_after_a_full_sentence_starts_a_new_memory():
     assert _texts(("u", "SwiftUI app, min iOS 16. we don't use storyboards at all")) == [
         "SwiftUI app, min iOS 16.", "We don't use storyboards at all."]
+
+
+def test_a_diagnosis_said_as_an_explanation_is_one_bug_fix_memory():
+    got = extract.extract(_msgs(("u", "orders show up twice on the kitchen screen when the wifi is flaky"),
+                                ("a", "The duplicates happen because the POS retries the webhook and each retry inserts a row. "
+                                      "I now insert with ON CONFLICT DO NOTHING on the POS order number.")))
+    assert [(c.capture_kind, c.text) for c in got] == [(
+        "bugfix", "Symptom: orders show up twice on the kitchen screen when the wifi is flaky. Cause: The duplicates happen because "
+                  "the POS retries the webhook and each retry inserts a row. Fix: I now insert with ON CONFLICT DO NOTHING on the POS order number.")]
+    # an explanation with "because" where nothing went wrong is no bug fix
+    assert [c.capture_kind for c in extract.extract(_msgs(
+        ("u", "should we cache routes in redis or in memory?"),
+        ("a", "In memory is enough because you run one instance. I added a Caffeine cache of 10,000 routes.")))] == []

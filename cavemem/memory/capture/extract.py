@@ -358,9 +358,33 @@ def facts_in(msg: Message, sentence: str, confidence: float) -> list[Candidate]:
     return out
 
 
-def _bugfix(msg: Message, sents: list[str], symptom: str | None) -> Candidate | None:
+# A diagnosis said as an explanation: "the crash happens because …", "the OOM comes from …", "orders are lost
+# because …" — a cause only beside a symptom (in the sentence or in the user's problem) and a fix.
+_BECAUSE = re.compile(r"\b(?:because|comes?\s+from|came\s+from|is\s+due\s+to|are\s+due\s+to|happens?\s+(?:when|because)|"
+                      r"means\s+the\s+\w+\s+(?:was|is|has)|the\s+reason\s+(?:is|was))\b", re.I)
+_FIX_NOW = re.compile(r"^\W*i\s+now\s+(?!see|think|know|get|understand|suspect)[a-z]+|^\W*now\s+(?:it|we|the\s+\w+)\s+(?!fails|crashes|breaks)\w+s\b", re.I)
+
+
+# what goes wrong, said without a bug word: "frames are dropped", "orders are lost", "shows up twice", "the line stays"
+_WRONG = re.compile(r"\b(?:dropp\w*|lost|los(?:e|es|ing)|missing|overrun\w*|duplicat\w*|twice|off\s+by|disappear\w*|stays?|"
+                    r"never\s+(?:arrives?|appears?|gets?\s+sent|shows?)|invalid|refused|rejected|denied|mismatch\w*|stale|"
+                    r"too\s+(?:slow|late|long|big)|(?:is|are)\s+(?:late|missing|empty|full)|fills?\s+up|impossible|teleport\w*|"
+                    r"rubber[- ]band\w*|dangl\w*|use-after-free|overflow\w*|race|deadlock\w*|locked)\b", re.I)
+
+
+def _cause_of(sents: list[str], symptom: str | None) -> str | None:
+    """The sentence that says why the user's problem happens."""
     cause = next((s for s in sents if _CAUSE.search(s)), None)
-    fix = next((s for s in sents if _FIX.search(s) and s != cause), None)
+    if cause is None:
+        bad = [t for t in (symptom,) if t and (_SYMPTOM.search(t) or _WRONG.search(t))]
+        cause = next((s for s in sents if _BECAUSE.search(s) and not s.endswith("?")
+                      and (bad or _SYMPTOM.search(s) or _WRONG.search(s))), None)
+    return cause
+
+
+def _bugfix(msg: Message, sents: list[str], symptom: str | None) -> Candidate | None:
+    cause = _cause_of(sents, symptom)
+    fix = next((s for s in sents if (_FIX.search(s) or _FIX_NOW.search(s)) and s != cause), None)
     if cause is None or (fix is None and not _FIX.search(cause)):
         return None
     parts = []
