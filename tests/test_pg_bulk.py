@@ -203,6 +203,26 @@ def test_vector_row_count_is_kept_without_counting_and_an_old_registry_is_upgrad
     assert len(fresh) == counted() == 3
 
 
+@pytest.mark.parametrize("current_only", [True, False])
+def test_newest_matches_per_project_equal_sqlite(pg_url, tmp_path, current_only):
+    """The newest-N candidates of a common word under a project filter (one index walk per scope
+    value, merged) are SQLite's rows with SQLite's scores, for one project, several, with and
+    without superseded versions."""
+    from cavemem.memory.model import Filter
+
+    lines = _history(tmp_path) + _lines(500)
+    lite = Memory(str(tmp_path / "m.db"), cwd=str(tmp_path))
+    pg = Memory(pg_url, cwd=str(tmp_path))
+    lite.import_lines(lines), pg.import_lines(lines)
+    for projects in (("p1",), ("p0", ""), ("p2", "p0", "nowhere")):
+        where = Filter(projects=projects, current_only=current_only)
+        for terms, newest in ((["servic"], 7), (["listen", "deploy"], 40), (["ingress", "gw3"], 1000)):
+            a = lite.store.fts_candidates(terms, where, 30, newest=newest)
+            b = pg.store.fts_candidates(terms, where, 30, newest=newest)
+            assert [s for s, _ in a] == [s for s, _ in b] and a, (projects, terms)
+            assert all(abs(x - y) < 1e-9 for (_, x), (_, y) in zip(a, b))
+
+
 def test_substrings_of_many_words_in_one_round_trip_match_sqlite(pg_url, tmp_path):
     from cavemem.memory.model import Filter
 

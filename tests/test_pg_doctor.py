@@ -42,7 +42,7 @@ def test_a_healthy_store(env):
     assert "PostgreSQL 15" in got["postgres server"]["detail"]
     assert set(got["postgres extensions"]["versions"]) == {"vector", "pg_trgm"}
     assert got["search index"]["rows"] == 1 and "mem_text_trgm" in got["postgres indexes"]["indexes"]
-    assert got["memory store"]["detail"] == "schema memory/003_inline_lexemes (3 migrations)"
+    assert got["memory store"]["detail"] == "schema memory/004_scope_index (4 migrations)"
     assert "home" not in {c for c, v in got.items() if v["status"] == "fail"} and rc == 0
 
 

@@ -229,6 +229,7 @@ def migrate(srv: Server, component: str, migrations: Sequence[Migration]) -> Non
         return
 
     def step(conn) -> None:
+        conn.execute("SET LOCAL statement_timeout = 0")  # a migration may index a big table
         conn.execute(_MIGRATIONS_TABLE)
         done = applied(conn)
         check(done)
