@@ -7,12 +7,12 @@ written by hand.
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import threading
 from dataclasses import dataclass
 
 from ..compressors import safety
+from ..digest import sha256
 
 ALL_KINDS = ["artifact", "history", "skill", "tool_result"]
 
@@ -105,7 +105,7 @@ class Registry:
                     "requires_eval": True,
                     "not_smaller_fallback": "original",
                     "provenance": {"kind": "native", "source_manifest_sha256": None},
-                    "conformance_digest": hashlib.sha256(f"caveman.engine.{e.content_type}:v1".encode()).hexdigest(),
+                    "conformance_digest": sha256(f"caveman.engine.{e.content_type}:v1".encode()).hexdigest(),
                 }
             )
         caps.sort(key=lambda c: c["transform_id"].encode())
@@ -115,7 +115,7 @@ class Registry:
         import json
 
         caps = self.capabilities()
-        digest = hashlib.sha256(json.dumps(caps, separators=(",", ":")).encode()).hexdigest()
+        digest = sha256(json.dumps(caps, separators=(",", ":")).encode()).hexdigest()
         return {"schema_version": 1, "registry_sha256": digest, "capabilities": caps}
 
 

@@ -15,10 +15,10 @@
 
 from __future__ import annotations
 
-import hashlib
 import re
 from datetime import datetime, timedelta, timezone
 
+from ..digest import sha256
 from ..errors import CaveError
 
 ID_PREFIX = "mem_"
@@ -39,7 +39,7 @@ def memory_id(text: str, project: str = "") -> str:
     data = text.encode("utf-8", "surrogatepass")
     if project:
         data = project.encode("utf-8", "surrogatepass") + b"\x00" + data
-    return ID_PREFIX + hashlib.sha256(data).digest()[:8].hex()
+    return ID_PREFIX + sha256(data).digest()[:8].hex()
 
 
 def looks_like_id(value: str) -> bool:

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-import hashlib
 import os
 import sqlite3
 from datetime import datetime, timezone
 
+from ..digest import sha256
 from ..errors import BudgetExceeded, CaveError, StoreUnavailable, UnknownHandle
 from . import sqlite as sqlite_store
 
@@ -78,7 +78,7 @@ def owned_by(owner: str):
 
 
 def handle_for(original: bytes) -> str:
-    return "ccr_" + hashlib.sha256(original).digest()[:16].hex()
+    return "ccr_" + sha256(original).digest()[:16].hex()
 
 
 def normalize_handle(handle: str) -> str:
