@@ -6,10 +6,25 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field, fields, replace
-from typing import Protocol, runtime_checkable
 
 from ..errors import CaveError
 from .store import Filter, MemoryStore
+
+TYPE_CHECKING = False  # typing's own flag without importing typing (12 M instructions of a hot CLI command)
+if TYPE_CHECKING:
+    from typing import Protocol, runtime_checkable
+else:
+    class _Members(type):
+        """``isinstance`` by members, as ``typing.runtime_checkable`` checks a protocol."""
+
+        def __instancecheck__(cls, obj) -> bool:
+            names = [*cls.__dict__.get("__annotations__", {}), *(k for k, v in cls.__dict__.items() if callable(v) and k[0] != "_")]
+            return all(hasattr(obj, name) for name in names)
+
+    Protocol = _Members("Protocol", (), {})
+
+    def runtime_checkable(cls):
+        return cls
 
 
 @dataclass(frozen=True)
@@ -34,6 +49,7 @@ class RankConfig:
     # with a working extra scorer the gate is joint: its best score + these × coverage / known ≥ its threshold
     gate_coverage: float = 0.2
     gate_known: float = 0.05
+    gate_resemblance: float = 0.0  # × the query's likeness to the gate's off-topic probes, added to its bar
     # lexical / coverage weights while an extra scorer works (meaning then leads; see _joint_gate)
     extra_lexical: float = 0.7
     extra_coverage: float = 0.3
