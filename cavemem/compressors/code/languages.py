@@ -41,6 +41,8 @@ _JS_DEFINITIONS = ("function_declaration", "generator_function_declaration", "cl
 
 @dataclass(frozen=True)
 class LanguageSpec:
+    """One grammar's elision rules (a docstring, so ``dataclasses`` never runs ``inspect`` for it)."""
+
     name: str
     module: str  # the grammar wheel's module
     factory: str  # its function returning the language pointer
