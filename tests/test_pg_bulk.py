@@ -216,7 +216,9 @@ def test_newest_matches_per_project_equal_sqlite(pg_url, tmp_path, current_only)
     lite.import_lines(lines), pg.import_lines(lines)
     for projects in (("p1",), ("p0", ""), ("p2", "p0", "nowhere")):
         where = Filter(projects=projects, current_only=current_only)
-        for terms, newest in ((["servic"], 7), (["listen", "deploy"], 40), (["ingress", "gw3"], 1000)):
+        # dense matches (walked newest first) and sparse ones (fetched and sorted): the same rows
+        for terms, newest in ((["servic"], 7), (["listen", "deploy"], 40), (["ingress", "gw3"], 1000), (["deploy", "s42"], 2),
+                              (["gw3", "s42"], 3)):
             a = lite.store.fts_candidates(terms, where, 30, newest=newest)
             b = pg.store.fts_candidates(terms, where, 30, newest=newest)
             assert [s for s, _ in a] == [s for s, _ in b] and a, (projects, terms)
