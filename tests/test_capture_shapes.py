@@ -73,3 +73,13 @@ def test_a_diagnosis_said_as_an_explanation_is_one_bug_fix_memory():
     assert [c.capture_kind for c in extract.extract(_msgs(
         ("u", "should we cache routes in redis or in memory?"),
         ("a", "In memory is enough because you run one instance. I added a Caffeine cache of 10,000 routes.")))] == []
+
+
+def test_an_answer_to_the_assistants_either_or_question_is_a_decision_with_its_question():
+    assert _texts(("a", "Should message history be paginated by offset or by cursor?"), ("u", "cursor, by inserted_at + id")) == [
+        "Cursor, by inserted_at + id. (answering: Should message history be paginated by offset or by cursor?)"]
+    assert _texts(("a", "Do you want it per instance (an in-process LRU), or shared (Upstash Redis)?"),
+                  ("u", "which one would you pick"), ("a", "Shared: you run several instances."), ("u", "ok the second one then")) == [
+        "The second one then. (answering: Do you want it per instance (an in-process LRU), or shared (Upstash Redis)?)"]
+    assert _texts(("a", "One test fails. Shall I fix it now or later?"), ("u", "later")) == []  # the assistant's own next step
+    assert _texts(("a", "Should the API be REST or gRPC?"), ("u", "hmm not sure yet")) == []  # names neither side

@@ -41,11 +41,59 @@ def question_pick(msg: Message, body: str, question: tuple[str, set[str]] | None
     """"derive then" after "clap derive or builder?": the answer, with the question it answers."""
     if question is None or body.rstrip().endswith("?") or len(body.split()) > 8:
         return None
-    words = set(re.findall(r"[\w.+/-]+", body.lower()))
+    words = {w.strip(".") for w in re.findall(r"[\w.+/-]+", body.lower())}  # "cloudflare." is "cloudflare"
     if len(words & question[1]) != 1:
         return None
     text = f"{_finish(strip_lead(body))} (answering: {question[0]})"
     return Candidate(text, "decision", "decision", 0.7, msg.uuid, _decision_entity(question[0]))
+
+
+# the assistant asking what to do next ("shall I fix it now or later?") is no design choice
+_SELF_ASK = re.compile(r"\b(?:shall|should|can|may)\s+i\b|\bwant\s+me\s+to\b|\bnow\s+or\s+later\b|\bor\s+not\b", re.I)
+_ORDINAL = re.compile(r"^\W*(?:(?:ok(?:ay)?|yes|yeah|hmm+|so|then)\W+)*(?:the\s+)?(?P<n>first|second|former|latter|1st|2nd)\b", re.I)
+_SIDE_WORD = re.compile(r"[a-z0-9][a-z0-9+#_-]*")
+_ASK_FILLER = _FILLER | {"should", "would", "do", "does", "you", "want", "it", "be", "by", "with", "or", "and", "your", "own",
+                         "just", "only", "one", "which", "where", "what", "how", "shall", "start", "prefer", "rather", "like"}
+
+
+def _side(text: str) -> set[str]:
+    return {w for w in _SIDE_WORD.findall(text.lower()) if w not in _ASK_FILLER}
+
+
+def offered(body: str) -> tuple[str, set[str], set[str]] | None:
+    """(the question, the first side's words, the second's) when the assistant's message ends by asking
+    the user to choose ("Should history be paginated by offset or by cursor?")."""
+    sents = sentences(body)
+    q = sents[-1] if sents else ""
+    if not q.endswith("?") or _SELF_ASK.search(q) or not re.search(r"\sor\s", q, re.I):
+        return None
+    left, right = re.split(r"\s+or\s+", q.rstrip("?"), flags=re.I)[-2:]
+    left = re.split(r"[—:;(]|\s-\s", left)[-1]
+    a, b = _side(" ".join(left.split()[-6:])), _side(" ".join(right.split()[:6]))
+    a, b = a - b, b - a
+    return (q, a, b) if a and b else None
+
+
+_ASK_BACK = re.compile(r"^\W*(?:which|what|how|why|should|would|could|can|do|does|is|are)\b[^.!]*$", re.I)
+
+
+def asks_back(body: str) -> bool:
+    """The user answers a question with a question ("which one would you pick", with or without its "?")."""
+    return body.rstrip().endswith("?") or (len(body.split()) <= 8 and bool(_ASK_BACK.match(body.strip())))
+
+
+def answer_pick(msg: Message, body: str, offer: tuple[str, set[str], set[str]] | None) -> Candidate | None:
+    """"cursor, by inserted_at + id" after "by offset or by cursor?", "the second one then, upstash":
+    the choice, stored with the question it answers."""
+    if offer is None or body.rstrip().endswith("?") or len(body.split()) > 25:
+        return None
+    q, a, b = offer
+    n = _ORDINAL.match(body)
+    said = {w.strip(".") for w in _SIDE_WORD.findall(body.lower())}
+    if not n and bool(said & a) == bool(said & b):
+        return None
+    text = f"{_finish(strip_lead(body))} (answering: {q})"
+    return Candidate(text, "decision", "decision", 0.7, msg.uuid, _decision_entity(q))
 
 
 def remedy(msg: Message, body: str, symptom: str | None) -> Candidate | None:

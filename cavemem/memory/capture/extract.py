@@ -441,7 +441,7 @@ def extract(messages: list[Message], last_symptom: str | None = None) -> list[Ca
     options: dict[str, str] = {}
     asked, pending = False, []  # the user's last message was a question; assistant facts awaiting a "yes"
     fact_asked = False
-    question, last_fact, problem = None, None, None
+    question, last_fact, problem, offer = None, None, None, None  # offer: the choice the assistant asked the user to make
     for msg in messages:
         if not msg.text.strip():
             continue
@@ -456,7 +456,9 @@ def extract(messages: list[Message], last_symptom: str | None = None) -> list[Ca
             pending = []
             problem = next(iter(sentences(body)), None)
             said = from_user(msg, body, options)
-            extra = dialogue.corrected(msg, body, last_fact, said) or (None if said else dialogue.question_pick(msg, body, question))
+            extra = dialogue.corrected(msg, body, last_fact, said) or (None if said else dialogue.question_pick(msg, body, question)
+                                                                        or dialogue.answer_pick(msg, body, offer))
+            offer = offer if dialogue.asks_back(body) else None  # "which one would you pick?" keeps it open
             said = [c for c in said if c.entity or c.kind != "fact"] if extra and extra.kind == "fact" else said  # no loose copy
             out.extend(said + ([extra] if extra else []))
             last_fact = next((c for c in reversed(said + [extra]) if c and c.kind == "fact"), last_fact)
@@ -466,6 +468,7 @@ def extract(messages: list[Message], last_symptom: str | None = None) -> list[Ca
             question = dialogue.alternatives(body) if asked else None
         elif msg.type == "assistant":
             options = options_of(body) or options
+            offer = dialogue.offered(body) or offer
             found = from_assistant(msg, body, symptom or problem)  # a diagnosis answers the user's last message
             if any(c.capture_kind == "bugfix" for c in found):
                 symptom = None
