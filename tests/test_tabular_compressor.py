@@ -276,8 +276,39 @@ def test_sqlite_box_table_keeps_its_frame_and_names_hidden_rows():
     assert len(out.encode()) < len(data) // 2
 
 
-def test_aligned_table_of_repeated_first_cells_passes_through():
-    # dpkg -l: every row starts with its status "ii", so there is no name to list
+def test_aligned_table_of_repeated_first_cells_names_rows_by_their_key_column():
+    # dpkg -l: every row starts with its status "ii"; the markers name each hidden row by it
+    # and by the next column that is distinct (the package), so every package stays in sight
     lines = ["||/ Name    Version  Architecture Description", "+++-=======-========-============-============"]
     lines += [f"ii  {p[0]}  {p[1]}  {p[2]}  a library" for p in packages()]
-    assert c.compress(("\n".join(lines) + "\n").encode()) is None
+    data = ("\n".join(lines) + "\n").encode()
+    out = c.compress(data)
+    assert out is not None and len(out) < len(data) * 2 // 3
+    text = out.decode()
+    assert text.startswith("\n".join(lines[:5]) + "\n")
+    assert "rows elided (caveman): ||/ Name: ii lib" in text
+    for p in packages():
+        assert f"ii {p[0]}," in text or f"ii {p[0]} " in text or f"ii  {p[0]}  " in text
+
+
+def test_short_aligned_tables():
+    # ps -eo pid,...: rows keyed by numbers; 20 rows (under the old 50) are compressed with every
+    # PID listed; a 10-row table stays whole
+    head = "  PID  PPID USER     %CPU COMMAND"
+    rows = [f"{1000 + 7 * i:5d}     1 root     {i % 3}.{i % 7} /usr/bin/worker --id {i} --pool alpha" for i in range(20)]
+    data = ("\n".join([head] + rows) + "\n").encode()
+    out = c.compress(data)
+    assert out is not None and len(out) < len(data)
+    for i in range(20):
+        assert str(1000 + 7 * i) in out.decode()
+    assert c.compress(("\n".join([head] + rows[:10]) + "\n").encode()) is None
+
+
+def test_sqlite_list_rows_split_at_their_bars():
+    rows = [f"{p[0]}|{p[1]}|{p[3]}|libs|optional" for p in packages()]
+    data = ("name|version|size|section|priority\n" + "\n".join(rows) + "\n").encode()
+    out = c.compress(data)
+    assert out is not None and len(out) < len(data) // 2
+    text = out.decode()
+    assert "rows elided (caveman): name: " in text
+    assert all(p[0] in text for p in packages())
