@@ -83,3 +83,11 @@ def test_an_answer_to_the_assistants_either_or_question_is_a_decision_with_its_q
         "The second one then. (answering: Do you want it per instance (an in-process LRU), or shared (Upstash Redis)?)"]
     assert _texts(("a", "One test fails. Shall I fix it now or later?"), ("u", "later")) == []  # the assistant's own next step
     assert _texts(("a", "Should the API be REST or gRPC?"), ("u", "hmm not sure yet")) == []  # names neither side
+
+
+def test_a_decision_in_the_present_tense_or_said_as_it_is():
+    got = extract.extract(_msgs(("u", "We go with local queue on the terminal, max 72 hours offline."),
+                                ("u", "flux has the objects already so restic cronjobs it is"),
+                                ("u", "that's just the way it is, we never deploy on fridays")))
+    assert [c.capture_kind for c in got][:2] == ["decision", "decision"]
+    assert all(c.capture_kind != "decision" for c in got[2:])

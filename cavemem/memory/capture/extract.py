@@ -78,6 +78,10 @@ _DECISION = re.compile(
     r"(?:i've|we've|i\s+have|we\s+have)\s+decided|(?:we|i)\s+decided|decision\s*:|"
     r"go\s+with\s+option|option\s+[a-z0-9]\s+it\s+is|agreed\s*[,:]\s+\w+|(?:we|i)\s+(?:settled|agreed)\s+on|"
     r"we\s+(?:chose|picked|went\s+with|standardi[sz]ed\s+on|adopted|switched\s+to|migrated\s+to)|"
+    # the present for the past, as many non-native writers put it: "we go with local queue", "we decide to move …"
+    r"(?:we|i)\s+(?:now\s+)?(?:go\s+(?:with|for)|decide\s+(?:to|on)|choose|pick)\b|"
+    # "storage it is", "so restic cronjobs it is": a pick said as a settled fact
+    r"(?:^|[,;]\s*|\bso\s+|\bthen\s+)(?!(?:that|this|how|what|there|here|which|who|it|the\s+way)\b)[\w.+-]+(?:\s+[\w.+-]+){0,2}\s+it\s+is(?=\s*(?:[,;.!]|then\b|$))|"
     r"(?:we'?re|we\s+are|let'?s|we'?ll|we\s+will)\s+(?:now\s+)?(?:switch|mov|migrat|swap|replac)\w*\s+(?:[\w-]+\s+){0,3}?from\s+[\w.+-]+\s+to)(?=\W|$)", re.I)
 _ASSISTANT_DECISION = re.compile(r"^\W*decision\s*\W*:", re.I)
 _CAUSE = re.compile(r"\b(?:root\s+cause|the\s+cause\s+(?:was|is)|was\s+caused\s+by|is\s+caused\s+by|the\s+bug\s+(?:was|is)|"
