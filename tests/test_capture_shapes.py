@@ -91,3 +91,9 @@ def test_a_decision_in_the_present_tense_or_said_as_it_is():
                                 ("u", "that's just the way it is, we never deploy on fridays")))
     assert [c.capture_kind for c in got][:2] == ["decision", "decision"]
     assert all(c.capture_kind != "decision" for c in got[2:])
+
+
+def test_a_terse_one_value_fragment_and_a_not_b():
+    assert _texts(("u", "terraform 1.8. aws eu-west-1. pnpm not npm")) == ["Terraform 1.8.", "Pnpm not npm."]
+    assert _texts(("u", "yes 100")) == [] and _texts(("u", "see 3.2")) == []  # no named thing, or a reference
+    assert _texts(("u", "default ~/Documents/Quillpad")) == ["Default ~/Documents/Quillpad."]

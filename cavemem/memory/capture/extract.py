@@ -56,7 +56,7 @@ _PREF = re.compile(
     r"we\s+(?:always|never)|no\s+more\s+\w+|(?:is|are|be|stay|stays)\s+(?:always|never)|"
     r"(?:ping|ask|tell|check\s+with)\s+me\s+(?:before|first)|(?:house\s+)?rules?(?:\s+for\s+(?:this|the|our)\s+[\w-]+)?\s*:|"
     r"\bno\s+[\w.-]+(?:\s+[\w.-]+)?\s+(?:please|anywhere|ever|by\s+hand)|(?:^|[,;]\s*)no\s+[\w#+.-]+(?:[ \t]+[\w#+.-]+){0,2}[ \t]*[.!]?$|"
-    r"^(?:please\s+)?(?:use|pick|keep)\s+\S+.*?(?:,\s*not|\binstead\s+of|\brather\s+than)|"
+    r"^(?:please\s+)?(?:use|pick|keep)\s+\S+.*?(?:,\s*not|\binstead\s+of|\brather\s+than)|^[\w.+#-]+,?\s+not\s+[\w.+#-]+\s*[.!]?$|"
 
     r"we\s+use\s+[\w.-]+,\s+(?:never|not)\s+[\w.-]+|i\s+(?:don't|do\s+not)\s+want|we\s+(?:don't|do\s+not)\s+(?:use|want|allow))(?=\W|$)", re.I | re.M)
 # After facts: a plain first-person statement of practice ("we use goose to apply them", "we support the

@@ -33,10 +33,26 @@ def without_task_tail(sentence: str) -> str:
     return head if len(head) >= 12 and len(head.split()) >= 3 else sentence
 
 
+_NOT_NAMED = re.compile(r"^\W*(?:yes|no|ok|okay|see|step|page|line|chapter|section|issue|pr|v|version|maybe|like|about)\b", re.I)
+
+
+def one_value(msg: Message, sentence: str) -> list[Candidate]:
+    """"terraform 1.8." / "default ~/Documents/Quillpad": a fragment of at most four words, no verb, that
+    names one dotted version, path or host — the terse writer's whole statement."""
+    vals = slots.values(sentence)
+    named = any(k.startswith("version:") and any("." in v for v in vs) for k, vs in vals.items()) or "path" in vals or "host" in vals
+    if (not named or len(sentence.split()) > 4 or _VERB_WORD.search(sentence) or _NOT_NAMED.match(sentence)
+            or _CHATTER.match(sentence) or _CREDENTIAL.search(sentence) or sentence.rstrip().endswith("?")):
+        return []
+    return [Candidate(_finish(sentence), "fact", "fact", 0.55, msg.uuid)]
+
+
 def stack_line(msg: Message, sentence: str) -> list[Candidate]:
     """"flask app, python 3.11" / "go 1.22, postgres 16, chi router": short parts, no verb, a version."""
     parts = [p for p in _PARTS.split(sentence.rstrip(".!")) if p.strip()]
-    if (len(parts) < 2 or len(sentence.split()) > 16 or any(len(p.split()) > 4 for p in parts) or _VERB_WORD.search(sentence)
+    if len(parts) == 1:
+        return one_value(msg, sentence)
+    if (len(sentence.split()) > 16 or any(len(p.split()) > 4 for p in parts) or _VERB_WORD.search(sentence)
             or not any(k.startswith("version:") for k in slots.values(sentence))):
         return []
     return [Candidate(_finish(sentence), "fact", "fact", 0.6, msg.uuid)]
