@@ -53,11 +53,16 @@ def classify(data: bytes) -> ConfigShape | None:
     rfc822 = True  # every top-level line an RFC 822 field so far
     scalar_indent = -1  # inside a YAML block scalar opened at this indentation
     in_array = False  # inside a TOML multi-line array (``files = [`` … ``]``)
+    in_value = False  # after an INI ``key =`` at column 0 under a section: indented lines continue it
     for raw in text.split("\n"):
         line = trim_space(raw)
         if in_array:
             in_array = not line.startswith("]")
             continue  # the array's items are a value, not prose
+        if in_value and line and raw[:1] in (" ", "\t") and line[0] not in "#;[":
+            continue  # ``deps = a`` / ``    b``: configparser's multi-line value (tox.ini, setup.cfg)
+        if line and line[0] not in "#;":
+            in_value = sections > 0 and raw[:1] not in (" ", "\t") and _ASSIGN.fullmatch(line) is not None
         if scalar_indent >= 0:
             if not line or len(raw) - len(raw.lstrip(" ")) > scalar_indent:
                 continue  # the block scalar's text is a value, not prose
