@@ -193,7 +193,23 @@ def _write_cache(path: str, blob: bytes) -> None:
         pass
 
 
-def _core_bpe_class():
+def _core_bpe_file() -> str:
+    """The path of tiktoken's Rust extension (found, not loaded: a short ASCII count never needs
+    it, and loading it is ~100 page faults of relocations)."""
+    import importlib.machinery
+    import importlib.util
+
+    spec = importlib.util.find_spec("tiktoken")
+    if spec is None or not spec.submodule_search_locations:
+        raise VocabError("tiktoken is not installed")
+    for base in spec.submodule_search_locations:
+        for name in os.listdir(base):
+            if name.startswith("_tiktoken") and name.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)):
+                return os.path.join(base, name)
+    raise VocabError("tiktoken's extension module was not found")
+
+
+def _core_bpe_class(path: str | None = None):
     """tiktoken's Rust CoreBPE, loaded without importing tiktoken's Python layer."""
     import importlib.machinery
     import importlib.util
@@ -201,21 +217,9 @@ def _core_bpe_class():
 
     mod = sys.modules.get("tiktoken._tiktoken")
     if mod is None:
-        spec = importlib.util.find_spec("tiktoken")
-        if spec is None or not spec.submodule_search_locations:
-            raise VocabError("tiktoken is not installed")
-        for base in spec.submodule_search_locations:
-            for name in os.listdir(base):
-                if name.startswith("_tiktoken") and name.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)):
-                    loader = importlib.machinery.ExtensionFileLoader("tiktoken._tiktoken", os.path.join(base, name))
-                    ext_spec = importlib.util.spec_from_loader("tiktoken._tiktoken", loader)
-                    mod = importlib.util.module_from_spec(ext_spec)
-                    loader.exec_module(mod)
-                    break
-            if mod is not None:
-                break
-        if mod is None:
-            raise VocabError("tiktoken's extension module was not found")
+        loader = importlib.machinery.ExtensionFileLoader("tiktoken._tiktoken", path or _core_bpe_file())
+        mod = importlib.util.module_from_spec(importlib.util.spec_from_loader("tiktoken._tiktoken", loader))
+        loader.exec_module(mod)
     return mod.CoreBPE
 
 
@@ -237,7 +241,8 @@ class O200kCounter:
         self._pieces: dict[str, int] = {}  # ASCII piece -> token count (the pure-Python path)
         self._failed = False
         self._rx = None
-        self._core_cls = None
+        self._core_cls = None  # tiktoken's CoreBPE, loaded on first need (:meth:`_core`)
+        self._core_file: str | None = None
         self._sub: dict[bytes, int] = {}
         self._sub_core = None
         self._sub_core_size = -1
@@ -256,7 +261,9 @@ class O200kCounter:
             vocab = _load_vocab()
             if importlib.util.find_spec("regex") is None:
                 raise VocabError("the regex package is not installed")
-            self._core_cls = _core_bpe_class()
+            import sys
+
+            self._core_file = None if "tiktoken._tiktoken" in sys.modules else _core_bpe_file()
             self._vocab = vocab
             return True
         except Exception:
@@ -316,9 +323,14 @@ class O200kCounter:
             self._full()
             return True
 
+    def _core(self):
+        if self._core_cls is None:
+            self._core_cls = _core_bpe_class(self._core_file)
+        return self._core_cls
+
     def _full(self):
         if self._full_core is None:
-            self._full_core = self._core_cls(self._vocab.everything(), {}, PAT_STR)
+            self._full_core = self._core()(self._vocab.everything(), {}, PAT_STR)
         return self._full_core
 
     def _count_in_python(self, text: str) -> int | None:
@@ -348,7 +360,7 @@ class O200kCounter:
         self._load_splitter()
         self._extend_subset(text)
         if self._sub_core_size != len(self._sub):
-            self._sub_core = self._core_cls(self._sub, {}, PAT_STR)
+            self._sub_core = self._core()(self._sub, {}, PAT_STR)
             self._sub_core_size = len(self._sub)
         return self._sub_core
 

@@ -233,3 +233,12 @@ def test_counting_big_bytes_does_not_decode_the_whole_input(monkeypatch):
 
     assert O200kCounter().count(data) == len(_full_core().encode_ordinary(go_text(data)))
     assert calls == [len(data)]
+
+
+def test_short_ascii_counts_never_load_tiktokens_extension():
+    counter = O200kCounter()
+    assert counter.count("deploys go out on Tuesdays") == len(_full_core().encode_ordinary("deploys go out on Tuesdays"))
+    assert counter._core_cls is None  # start-up: the Rust extension's relocations are ~100 page faults
+    text = "déploiements le mardi, naïvement"
+    assert counter.count(text) == len(_full_core().encode_ordinary(text))
+    assert counter._core_cls is not None
