@@ -82,6 +82,8 @@ def test_near_but_distinct_values_never_supersede(tmp_path, stores):
     ("Backups now run at 04:00.", "Backups run every night at 03:00.", True),
     ("The report now runs at 04:00.", "Backups run every night at 03:00.", False),
     ("Node 3 is down since the outage.", "We are on Node 20 everywhere.", False),  # a name, not a change of version
+    ("The wrap price now 350 yen, the paper cost increased.", "The wrapping price is 300 yen, a separate line item.", True),
+    ("The shipping fee is now 5 EUR.", "The wrapping price is 300 yen, a separate line item.", False),  # another amount
 ])
 def test_replaces_reads_typed_values(new, old, hit):
     assert (slots.replaces(new, old) > 0) is hit

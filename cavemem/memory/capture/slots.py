@@ -35,7 +35,8 @@ _HOST = re.compile(r"\b(?:[a-z][a-z0-9+]*://)?(?P<v>[a-z0-9-]+(?:\.[a-z0-9-]+)*\
 _PATH = re.compile(r"(?<![\w.])(?:[a-z][a-z0-9+]*://[\w.@/-]+|~?/[\w.@-]+(?:/[\w.@-]+)+/?)", re.I)
 _PORT = re.compile(r"\bport\s+:?(?P<a>\d{2,5})\b|(?<![\w.:])\:(?P<b>\d{2,5})\b|\b(?:listens?|listening|serves?|binds?)\s+(?:on|to)\s+:?"
                    r"(?P<c>\d{2,5})\b|\bport\b[^.;,]{0,20}?\bto\s+:?(?P<d>\d{2,5})\b", re.I)
-_QTY = re.compile(r"\b(?P<v>\d+(?:\.\d+)?)\s?(?P<u>[kmg]?hz|[kmgt]i?b|ms|kbps|mbps|fps|rpm|baud)\b", re.I)
+_QTY = re.compile(r"\b(?P<v>\d+(?:[.,]\d+)?)\s?(?P<u>[kmg]?hz|[kmgt]i?b|ms|kbps|mbps|fps|rpm|baud|"
+                  r"yen|jpy|eur|euros?|usd|dollars?|gbp|kes|inr|rupees?|baht|vnd|brl|reais|pln|chf|sek|nok|dkk)\b", re.I)  # amounts too
 _CONST = re.compile(r"\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b")
 _BIGNUM = re.compile(r"(?<![\w.:/-])\d{4,7}(?![\w.:/-])")
 # "python 3.11", "iOS to 17", "node 20", "Airflow 2.10", "go 1.22"; the named thing before the number
