@@ -33,6 +33,7 @@ import http.client
 import json
 import os
 import random
+import re
 import socket
 import statistics
 import subprocess
@@ -368,7 +369,34 @@ def list_page(port: int, token: str, pages: dict, server_pid: int, repeats: int 
             times.append((time.perf_counter() - t0) * 1000)
             assert resp.status == 200 and body.count(b'class="mem"') >= 1, (name, body[-300:])
         out[name] = {"query": qs, "median_ms": statistics.median(times), "max_ms": max(times), "rows": body.count(b'class="mem"'),
-                     "server_cpu_ms": 1000 * (tree_cpu(server_pid) - cpu0) / repeats}
+                     "server_cpu_ms": 1000 * (tree_cpu(server_pid) - cpu0) / repeats,
+                     "ids": re.findall(rb'data-id="(mem_[0-9a-f]+)"', body)}
+    for name, v in out.items():  # a page reached by cursor must show the offset page's rows
+        if name.endswith("_by_cursor"):
+            v["same_rows_as_offset"] = v["ids"] == out[name[: -len("_by_cursor")]]["ids"]
+    for v in out.values():
+        v.pop("ids")
+    return out
+
+
+def cursor_pages(home: Path, pages: dict) -> dict:
+    """The offset pages again as the page's own pager reaches them: by the cursor of the row just
+    before each (what its "older →" link carries), so the same rows by an index seek."""
+    from urllib.parse import parse_qsl, urlencode
+
+    from cavemem import Memory
+    from cavemem.memory.browse import page_cursor
+
+    out = {}
+    with Memory(str(home / "mem.db"), cwd=str(home)) as m:
+        for name, qs in pages.items():
+            q = dict(parse_qsl(qs))
+            offset = int(q.pop("offset", 0))
+            if offset <= 0:
+                continue
+            kw = {k: v for k, v in q.items()}
+            before = m.list(limit=1, offset=offset - 1, **{"project": "*", **kw})
+            out[f"{name}_by_cursor"] = urlencode({**q, "cursor": page_cursor(before[0])})
     return out
 
 
@@ -376,10 +404,11 @@ def list_phase(tmp: str, args, result: dict) -> None:
     big = Path(args.list_store) if args.list_store else Path(tmp) / "list"
     if not (big / "mem.db").exists():
         result["build_list_s"] = build_store(big, args.list_memories)
-    proc, port, token = start_server(big)
     n = args.list_memories
     pages = {"first": "offset=0", "deepest": f"offset={max(0, n - 50)}", "tag": "tag=pulse", "project": f"project=pulse&offset={n // 10}",
              "min_confidence": "min_confidence=0.5", "since_until": f"since=2026-03-01&until=2026-03-31&offset={n // 40}"}
+    pages.update(cursor_pages(big, pages))
+    proc, port, token = start_server(big)
     try:
         result["list_page"] = list_page(port, token, pages, proc.pid)
     finally:
@@ -406,8 +435,9 @@ def report(args, result: dict, out: Path) -> None:
                       f"({v['p95_tune_ms']:5.1f} / {v['p95_check_ms']:5.1f})   {v['server_cpu_ms_per_req']:5.1f} + "
                       f"{v['client_cpu_ms_per_req']:4.1f}{tail}")
     for key, v in result.get("list_page", {}).items():
+        same = "" if "same_rows_as_offset" not in v else f", same rows as by offset: {v['same_rows_as_offset']}"
         print(f"list page, {args.list_memories} memories, {key} ({v['query']}): median {v['median_ms']:.0f} ms, "
-              f"max {v['max_ms']:.0f} ms, server CPU {v['server_cpu_ms']:.0f} ms a page, {v['rows']} rows")
+              f"max {v['max_ms']:.0f} ms, server CPU {v['server_cpu_ms']:.0f} ms a page, {v['rows']} rows{same}")
     print(f"wrote {out.relative_to(REPO)}")
 
 

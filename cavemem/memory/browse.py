@@ -88,11 +88,12 @@ class BrowseMixin:
         cursor) and the ``older`` / ``newer`` cursors of the pages beside it (None at either end)."""
         where = self._filter(project, since, until, **filters)
         records = self._select_page(where, limit, offset, cursor)
-        total = self.store.count(where)
         if cursor and records:
-            offset = self.store.count(where, past=(False, records[0].ts, records[0].seq))
-        elif cursor:  # an empty page (its rows were forgotten): nothing to place it by
-            offset = 0 if parse_cursor(cursor)[0] is False else total
+            total, offset = self.store.count_newer(where, records[0].ts, records[0].seq)
+        else:
+            total = self.store.count(where)
+            if cursor:  # an empty page (its rows were forgotten): nothing to place it by
+                offset = 0 if parse_cursor(cursor)[0] is False else total
         older = page_cursor(records[-1]) if records and offset + len(records) < total else None
         newer = page_cursor(records[0], older=False) if records and offset > 0 else None
         return {"memories": records, "count": total, "offset": offset, "older": older, "newer": newer}

@@ -205,12 +205,19 @@ class MemoryStore:
         rows = [record_from_row(r) for r in self.read(q, params)]
         return rows if past is None or past[0] else rows[::-1]
 
-    def count(self, where: "Filter", *, past: tuple[bool, int, int] | None = None) -> int:
-        """Rows matching ``where`` (``past``: only those after or before a row, as in :meth:`select`)."""
+    def count(self, where: "Filter") -> int:
         sql, params = where.sql()
-        if past is not None:
-            sql, params = _keyset(sql, params, *past)
         return self.read("SELECT count(*) FROM memories" + sql, params)[0][0]
+
+    def count_newer(self, where: "Filter", ts: int, seq: int) -> tuple[int, int]:
+        """(rows matching ``where``, how many of them are newer than ``(ts, seq)``) in one pass:
+        a page reached by cursor learns where it starts for the price of the total count. Counting
+        the newer ones by a ``ts`` range instead walked the index and read every row's
+        ``valid_until``: 90 ms CPU for the last page of a 100k store, where the full pass costs ~15."""
+        sql, params = where.sql()
+        row = self.read("SELECT count(*), coalesce(sum(CASE WHEN ts > ? OR (ts = ? AND seq > ?) THEN 1 ELSE 0 END), 0) "
+                        "FROM memories" + sql, [ts, ts, seq, *params])[0]
+        return int(row[0]), int(row[1])
 
     def stats(self) -> dict:
         """Counts by project and kind, text bytes, time span, merges and file size."""
