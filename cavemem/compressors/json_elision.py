@@ -38,6 +38,7 @@ NOTE_KEY = "__caveman_note__"
 IDS_KEY = "__caveman_ids__"
 
 ARRAY_THRESHOLD = 8
+STREAM_MIN_BYTES = 8 << 20  # documents this big are elided by json_stream (issue 9: RSS)
 KEEP_FIRST = 3
 KEEP_LAST = 2
 MAX_ITEMS = 50
@@ -172,12 +173,14 @@ class _Elision:
             return self.select_array(v)
         return v
 
-    def _keep_mask(self, arr: list, docs: list[str], lens: list[int], series: dict) -> list[bool]:
+    def _keep_mask(self, arr, docs, lens: list[int], series: dict, errors: set[int] | None = None) -> list[bool]:
+        """``errors``: :func:`error_state_indices` of ``docs`` when the caller has it (the
+        streamed path, whose docs are re-encoded on demand)."""
         n = len(arr)
         keep = [False] * n
         for i in (*range(KEEP_FIRST), *range(n - KEEP_LAST, n)):
             keep[i] = True
-        for i in error_state_indices(docs):
+        for i in error_state_indices(docs) if errors is None else errors:
             keep[i] = True
         for i in anomaly_indices(series, lens):
             keep[i] = True
@@ -248,6 +251,12 @@ class JSONCompressor(QueryCompressor):
 
 
 def _elide_document(data: bytes, query: str) -> bytes | None:
+    if len(data) >= STREAM_MIN_BYTES:  # never the whole tree at once (same output: json_stream)
+        from .json_stream import elide_document_streamed
+
+        got = elide_document_streamed(data, query)
+        if got is not NotImplemented:
+            return got
     got = decode_document(data)
     if got is None:
         return None
