@@ -97,3 +97,9 @@ def test_a_terse_one_value_fragment_and_a_not_b():
     assert _texts(("u", "terraform 1.8. aws eu-west-1. pnpm not npm")) == ["Terraform 1.8.", "Pnpm not npm."]
     assert _texts(("u", "yes 100")) == [] and _texts(("u", "see 3.2")) == []  # no named thing, or a reference
     assert _texts(("u", "default ~/Documents/Quillpad")) == ["Default ~/Documents/Quillpad."]
+
+
+def test_a_misspelt_password_is_still_a_credential_and_we_move_from_to_is_a_decision():
+    assert _texts(("u", "yea its in 1password. the keystore pasword is fl-K3ystore-2026-x, same deal")) == []
+    got = extract.extract(_msgs(("u", "we move the Strapi from Hetzner to DigitalOcean App Platform next week")))
+    assert [(c.capture_kind, c.replaces) for c in got] == [("decision", "Hetzner")]

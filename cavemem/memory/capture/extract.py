@@ -82,7 +82,7 @@ _DECISION = re.compile(
     r"(?:we|i)\s+(?:now\s+)?(?:go\s+(?:with|for)|decide\s+(?:to|on)|choose|pick)\b|"
     # "storage it is", "so restic cronjobs it is": a pick said as a settled fact
     r"(?:^|[,;]\s*|\bso\s+|\bthen\s+)(?!(?:that|this|how|what|there|here|which|who|it|the\s+way)\b)[\w.+-]+(?:\s+[\w.+-]+){0,2}\s+it\s+is(?=\s*(?:[,;.!]|then\b|$))|"
-    r"(?:we'?re|we\s+are|let'?s|we'?ll|we\s+will)\s+(?:now\s+)?(?:switch|mov|migrat|swap|replac)\w*\s+(?:[\w-]+\s+){0,3}?from\s+[\w.+-]+\s+to)(?=\W|$)", re.I)
+    r"(?:we'?re|we\s+are|let'?s|we'?ll|we\s+will|we)\s+(?:now\s+)?(?:switch|mov|migrat|swap|replac)\w*\s+(?:[\w-]+\s+){0,3}?from\s+[\w.+-]+\s+to)(?=\W|$)", re.I)
 _ASSISTANT_DECISION = re.compile(r"^\W*decision\s*\W*:", re.I)
 _CAUSE = re.compile(r"\b(?:root\s+cause|the\s+cause\s+(?:was|is)|was\s+caused\s+by|is\s+caused\s+by|the\s+bug\s+(?:was|is)|"
                     r"the\s+problem\s+(?:was|is)|the\s+issue\s+(?:was|is))(?=\W|$)", re.I)
@@ -96,7 +96,7 @@ _SYMPTOM = re.compile(r"\b(?:error|errors|(?-i:[A-Z]\w*Error)|fail(?:s|ed|ing)?|
                       r"timed?\s*out|timeout|401|403|404|500|502|503|segfault|panic|leak|oom(?:s|ing|ed)?|out\s+of\s+memory|blank|slow|"
                       r"falls?\s+through|double[- ]counts?|wrong|stuck|freez\w*|flicker\w*|glitch\w*|bug|regress\w*|"
                       r"(?:doesn't|does\s+not|won't|can't|cannot|isn't)\s+(?:work|load|start|render|build|compile|connect)|not\s+working)\b", re.I)
-_CREDENTIAL = re.compile(r"\b(?:password|passwd|passphrase|secret|token|api[\s_-]?key|credentials?|creds|pw)\b|"
+_CREDENTIAL = re.compile(r"\b(?:pas{1,2}w(?:or|ro|o|r)?d|passwd|pwd|passphrase|secret|token|api[\s_-]?key|credentials?|creds|pw)\b|"
                          r"\b(?:secret|access|private|stripe|ssh|deploy)[\s_-]?key\b|\bkey\s*(?:is|:|=|for)\s|://[^/\s:@]+:[^@\s]+@", re.I)
 _OPTION_MARK = re.compile(r"(?:^|(?<=\s))(?:\*\*)?(?:option\s+)?\(?([A-D])(?:\)|\.|:|\*\*:?)(?:\*\*)?\s+(?=\S)", re.M)
 _PICK = re.compile(r"^\W*(?:option\s+)?\(?([A-Da-d])\)?\s*(?:[.,:)!-](?:\s|$)|$)|^\W*([B-D])\s|\b(?:go(?:ing)?\s+with|pick(?:ing)?|choose|take|prefer)\s+"
