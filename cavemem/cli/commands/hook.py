@@ -108,7 +108,7 @@ def run_hook(name: str) -> int:
     holds the GIL in a regex). Always returns 0."""
     from cavemem.cli.watchdog import Deadline
 
-    ms = deadline_ms()
+    ms = deadline_ms(name)
     message = io.json_line({"hook": name, "error": "cave_hook_deadline",
                             "message": f"gave up after {ms} ms (CAVEMAN_HOOK_DEADLINE_MS); printed nothing"})
     watch = Deadline(ms / 1000.0, lambda: _expired(message))
