@@ -24,6 +24,15 @@ find_path(DEMO_INCLUDE_DIR demo.h)
 mark_as_advanced(DEMO_INCLUDE_DIR)
 """
 
+CMAKE_CALLS = b"""# Distributed under the OSI-approved BSD 3-Clause License.
+# This file is included before the compiler has been determined.
+
+set(DEMO_EFFECTIVE_NAME "${DEMO_NAME}")
+include(Platform/${DEMO_NAME}-Initialize
+        OPTIONAL)
+set(DEMO_INITIALIZE_LOADED 1)
+"""
+
 TCL_SCRIPT = b"""# demo.tcl -- helpers
 package require Tcl 8.6
 
@@ -51,9 +60,14 @@ commands = flake8 src tests
 """
 
 
-@pytest.mark.parametrize("data", [CMAKE_MODULE, TCL_SCRIPT])
+@pytest.mark.parametrize("data", [CMAKE_MODULE, CMAKE_CALLS, TCL_SCRIPT])
 def test_line_shaped_languages_are_code(data):
     assert detect(data) == "code"
+
+
+def test_calls_and_prose_are_told_apart():
+    # a line that is not a call (prose) between the calls: not a CMake script
+    assert detect(CMAKE_CALLS.replace(b"set(DEMO_INITIALIZE_LOADED 1)", b"Set it to one when loaded.")) != "code"
 
 
 def test_ini_with_multi_line_values_is_config():

@@ -56,7 +56,7 @@ def sniff_outline(data: bytes) -> str | None:
         return None
     if len(_TCL_MARK.findall(head)) >= 2 or (_TCL_MARK.search(head) and b"\n}" in head):
         return "tcl"
-    if _CMAKE_MARK.search(head) and len(_CMAKE_CALL.findall(head)) >= 3:
+    if len(_CMAKE_CALL.findall(head)) >= 3 and (_CMAKE_MARK.search(head) or _only_calls(head)):
         return "cmake"
     if len(_VIM_MARK.findall(head)) >= 3 and (head.startswith(b'"') or b'\n"' in head):
         return "vim"
@@ -64,6 +64,22 @@ def sniff_outline(data: bytes) -> str | None:
     if statements >= 3 and head.count(b";\n") >= 3:
         return "sql"
     return None
+
+
+def _only_calls(head: bytes) -> bool:
+    """Every line outside ``#`` comments is a command call ``name(args)`` or inside one: a CMake
+    script too short for its block words (``set(...)``, ``include(...)``)."""
+    depth = 0
+    for line in head.split(b"\n"):
+        body = line.strip()
+        if not body or (depth == 0 and body.startswith(b"#")):
+            continue
+        if depth == 0 and not _CMAKE_CALL.match(line):
+            return False
+        depth += body.count(b"(") - body.count(b")")
+        if depth < 0:
+            return False
+    return depth == 0
 
 
 def _indent(line: bytes) -> int:
