@@ -12,7 +12,8 @@ reads it); the questions go in ``--rounds`` chunks, each chunk to every tree in 
 in this shared machine's load falls on both alike. Per recall the child's CPU time (all threads) and the
 wall time are kept; p50/p95 are printed by the dev set's fixed tune/check split and for the
 ledger (padded) project alone, with the load average. The hits (text hashes, best first) of both
-trees are compared too: a speed change must leave every top-10 as it was.
+trees are compared too: a speed change must leave every top-10 as it was. ``--repeat`` asks every
+chunk a second time right after (as a server hears the same question again), reported apart.
 Writes ``bench-results/bench_recall_latency.json``.
 """
 
@@ -53,7 +54,7 @@ def child(store: str) -> None:
     for line in sys.stdin:
         out = []
         for i in json.loads(line):
-            q = qs[i]
+            q = qs[abs(i) - 1]
             c0, t0 = time.process_time(), time.perf_counter()  # every thread's CPU (BLAS may have its own)
             hits = m.recall(q["q"], project=q["project"], limit=10, now=dev.NOW)["hits"]
             wall, cpu = (time.perf_counter() - t0) * 1000, (time.process_time() - c0) * 1000
@@ -94,9 +95,13 @@ def summary(arm: Arm, qs: list[dict]) -> dict:
     groups = {"all": lambda q: True, "tune": lambda q: q["split"] == "tune", "check": lambda q: q["split"] == "check",
               "ledger": lambda q: q["project"] == "ledger"}
     for name, keep in groups.items():
-        rows = [r for r in arm.rows if keep(qs[r[0]])]
+        rows = [r for r in arm.rows if r[0] > 0 and keep(qs[r[0] - 1])]
         out[name] = {"n": len(rows), "cpu_p50": pct([r[1] for r in rows], 0.5), "cpu_p95": pct([r[1] for r in rows], 0.95),
                      "wall_p50": pct([r[2] for r in rows], 0.5), "wall_p95": pct([r[2] for r in rows], 0.95)}
+    again = [r for r in arm.rows if r[0] < 0]
+    if again:
+        out["repeat"] = {"n": len(again), "cpu_p50": pct([r[1] for r in again], 0.5), "cpu_p95": pct([r[1] for r in again], 0.95),
+                         "wall_p50": pct([r[2] for r in again], 0.5), "wall_p95": pct([r[2] for r in again], 0.95)}
     return out
 
 
@@ -107,20 +112,21 @@ def main() -> None:
     ap.add_argument("--after", type=Path, default=REPO, help="the tree measured as 'now' (default: this one)")
     ap.add_argument("--rounds", type=int, default=4)
     ap.add_argument("--limit", type=int, default=0, help="ask only the first N questions (0 = all 591)")
+    ap.add_argument("--repeat", action="store_true", help="ask each chunk twice; the second asks are reported apart ('repeat')")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--out", type=Path, default=REPO / "bench-results" / "bench_recall_latency.json")
     args = ap.parse_args()
     if args.child:
         return child(args.store)
     qs = _questions()
-    idx = list(range(len(qs)))[: args.limit or None]
+    idx = list(range(1, len(qs) + 1))[: args.limit or None]  # 1-based: a negative index is a repeated ask
     arms = ([Arm("before", args.before, args.store)] if args.before else []) + [Arm("now", args.after, args.store)]
     load = [os.getloadavg()[0]]
     try:
         for r in range(args.rounds):
             chunk = idx[r * len(idx) // args.rounds:(r + 1) * len(idx) // args.rounds]
             for arm in (arms if r % 2 == 0 else arms[::-1]):
-                arm.ask(chunk)
+                arm.ask(chunk + ([-i for i in chunk] if args.repeat else []))
             load.append(os.getloadavg()[0])
             print(f"  round {r + 1}/{args.rounds}, load average {load[-1]:.1f}", file=sys.stderr, flush=True)
     finally:
@@ -131,15 +137,18 @@ def main() -> None:
     if args.before:
         hits = [{i: h for i, _, _, h in a.rows} for a in arms]
         result["same_top10"] = sum(hits[0][i] == hits[1].get(i) for i in hits[0])
-        result["differ"] = [qs[i]["id"] for i in hits[0] if hits[0][i] != hits[1].get(i)][:10]
+        result["asks"] = len(hits[0])
+        result["differ"] = [qs[abs(i) - 1]["id"] for i in hits[0] if hits[0][i] != hits[1].get(i)][:10]
     print(f"store {args.store}, {len(idx)} questions, load average {min(load):.1f}-{max(load):.1f} on {os.cpu_count()} cpus")
     print(f"{'tree':<8}{'group':<8}{'n':>5}  CPU p50/p95 ms   wall p50/p95 ms")
     for name, s in result["arms"].items():
-        for g in ("all", "tune", "check", "ledger"):
+        for g in ("all", "tune", "check", "ledger", "repeat"):
+            if g not in s:
+                continue
             v = s[g]
             print(f"{name:<8}{g:<8}{v['n']:>5}  {v['cpu_p50']:6.1f} / {v['cpu_p95']:6.1f}   {v['wall_p50']:6.1f} / {v['wall_p95']:6.1f}")
     if args.before:
-        print(f"identical top-10 hits: {result['same_top10']}/{len(idx)}" + (f"; differ: {result['differ']}" if result["differ"] else ""))
+        print(f"identical top-10 hits: {result['same_top10']}/{result['asks']} asks" + (f"; differ: {result['differ']}" if result["differ"] else ""))
     args.out.parent.mkdir(exist_ok=True)
     args.out.write_text(json.dumps(result, indent=1))
 
