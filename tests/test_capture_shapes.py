@@ -103,3 +103,10 @@ def test_a_misspelt_password_is_still_a_credential_and_we_move_from_to_is_a_deci
     assert _texts(("u", "yea its in 1password. the keystore pasword is fl-K3ystore-2026-x, same deal")) == []
     got = extract.extract(_msgs(("u", "we move the Strapi from Hetzner to DigitalOcean App Platform next week")))
     assert [(c.capture_kind, c.replaces) for c in got] == [("decision", "Hetzner")]
+
+
+def test_routines_exclusive_channels_and_obligations_are_conventions():
+    got = extract.extract(_msgs(("u", "Please run clang-format before every commit."), ("u", "Dependencies come only through vcpkg."),
+                                ("u", "Polaris only, no custom CSS."), ("u", "Accessibility is required by law here."),
+                                ("u", "only one test fails")))
+    assert [c.capture_kind for c in got] == ["preference"] * 4

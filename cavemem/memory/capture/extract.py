@@ -58,6 +58,10 @@ _PREF = re.compile(
     r"\bno\s+[\w.-]+(?:\s+[\w.-]+)?\s+(?:please|anywhere|ever|by\s+hand)|(?:^|[,;]\s*)no\s+[\w#+.-]+(?:[ \t]+[\w#+.-]+){0,2}[ \t]*[.!]?$|"
     r"^(?:please\s+)?(?:use|pick|keep)\s+\S+.*?(?:,\s*not|\binstead\s+of|\brather\s+than)|^[\w.+#-]+,?\s+not\s+[\w.+#-]+\s*[.!]?$|"
 
+    # a routine ("before every commit", "after each deploy"), an exclusive channel ("only through vcpkg",
+    # "Polaris only"), an obligation ("mandatory", "required by law")
+    r"\b(?:before|after)\s+(?:every|each|any)\s+[\w-]+|\b(?:only|exclusively)\s+(?:through|via|from|with|by)\s+[\w.-]+|"
+    r"^[\w.+#-]+(?:\s+[\w.+#-]+){0,2}\s+only\s*(?:[,.;]|$)|\b(?:is|are)\s+(?:mandatory|compulsory|required\s+by)\b|"
     r"we\s+use\s+[\w.-]+,\s+(?:never|not)\s+[\w.-]+|i\s+(?:don't|do\s+not)\s+want|we\s+(?:don't|do\s+not)\s+(?:use|want|allow))(?=\W|$)", re.I | re.M)
 # After facts: a plain first-person statement of practice ("we use goose to apply them", "we support the
 # last 2 versions of safari") or a topic line ("errors: anyhow in the binary, thiserror in the library").
