@@ -161,9 +161,10 @@ class PgVectorIndex(VectorIndex):
     def _counted(self, conn) -> int:
         """The kept row count; a registry from before it gains the column, this table's count and
         the trigger that keeps it (once, under the vector lock)."""
-        conn.execute('ALTER TABLE cavemem_vector_indexes ADD COLUMN IF NOT EXISTS "rows" BIGINT')
-        count = conn.execute('SELECT "rows" FROM cavemem_vector_indexes WHERE tab = %s', (self.tab,)).fetchone()[0]
-        if count is None:
+        row = conn.execute("SELECT * FROM cavemem_vector_indexes WHERE tab = %s", (self.tab,)).fetchone()
+        count = row[5] if len(row) > 5 else None
+        if count is None:  # ALTER only then: it locks the registry against every reader until commit
+            conn.execute('ALTER TABLE cavemem_vector_indexes ADD COLUMN IF NOT EXISTS "rows" BIGINT')
             count = conn.execute(f"SELECT count(*) FROM {self.tab}").fetchone()[0]
             conn.execute('UPDATE cavemem_vector_indexes SET "rows" = %s WHERE tab = %s', (count, self.tab))
             self._trigger(conn)
