@@ -192,3 +192,23 @@ def test_deferred_inspect_loads_on_first_use():
             "assert P.__doc__ == 'P(x: int)' and inspect.isfunction(defer_inspect) and 'ast' in sys.modules\nprint('ok')\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.stdout.strip() == "ok", out.stderr
+
+
+def test_deferred_copy_and_c_datetime_behave_as_the_stdlib():
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom cavemem.cli.main import datetime_from_c, defer_inspect\ndefer_inspect()\ndatetime_from_c()\n"
+            "import dataclasses, pickle, sqlite3\nimport datetime as dt\n"
+            "@dataclasses.dataclass\nclass P:\n    '''P.'''\n    x: list\n"
+            "assert 'weakref' not in sys.modules  # copy (which imports it) is deferred\n"
+            "p = P([1, [2]])\nq = dataclasses.asdict(p)\nq['x'][1].append(3)\n"  # asdict deep-copies: loads the real copy
+            "assert p.x == [1, [2]] and q == {'x': [1, [2, 3]]}\n"
+            "t = dt.datetime(2026, 12, 2, 6, 7, 8, 9, tzinfo=dt.timezone.utc)\n"
+            "assert pickle.loads(pickle.dumps(t)) == t and t.isoformat() == '2026-12-02T06:07:08.000009+00:00'\n"
+            "assert dt.datetime.strptime('2026-12-02', '%Y-%m-%d').date() == dt.date(2026, 12, 2) and dt.UTC is dt.timezone.utc\n"
+            "db = sqlite3.connect(':memory:')\n"
+            "assert db.execute('select ?', (dt.date(2026, 12, 2),)).fetchone() == ('2026-12-02',)\n"  # sqlite3's adapters
+            "print(dt.__name__ if sys.version_info[:2] == (3, 11) else '_datetime')\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.stdout.strip() == "_datetime", out.stderr

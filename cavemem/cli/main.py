@@ -88,34 +88,57 @@ def top_help() -> str:
 
 def main(argv: list[str] | None = None) -> None:
     defer_inspect()
+    datetime_from_c()
     io.run_and_exit(run, argv, COMMANDS)
 
 
+DEFERRED = ("inspect", "copy")
+
+
 def defer_inspect() -> None:
-    """Run the stdlib ``inspect`` module only when something uses one of its names.
+    """Run the stdlib modules of :data:`DEFERRED` only when something uses one of their names.
 
     ``dataclasses`` imports ``inspect`` (with ``ast``, ``dis``, ``tokenize``: about a quarter of a
     hot command's start-up, counted in instructions) only to write a signature docstring for a
-    dataclass that has none; the hot paths' dataclasses all have one, so a short command never
-    needs it. A stand-in module answers ``import inspect`` and loads the real one on the first
-    attribute it lacks (``importlib.util.LazyLoader`` cannot: importing reads ``__spec__``)."""
+    dataclass that has none — the hot paths' dataclasses all have one — and ``copy`` (with
+    ``weakref``: 3.7 M instructions) only for ``asdict``/``astuple``, which short commands never call.
+    A stand-in module answers ``import inspect`` and loads the real one on the first attribute it
+    lacks (``importlib.util.LazyLoader`` cannot: importing reads ``__spec__``)."""
     import sys
     import types
-
-    if "inspect" in sys.modules:
-        return
 
     class _Deferred(types.ModuleType):
         def __getattr__(self, name: str):
             import importlib
 
-            if sys.modules.get("inspect") is self:
-                del sys.modules["inspect"]
-            real = importlib.import_module("inspect")
+            if sys.modules.get(self.__name__) is self:
+                del sys.modules[self.__name__]
+            real = importlib.import_module(self.__name__)
             self.__dict__.update(real.__dict__)
             return getattr(real, name)
 
-    sys.modules["inspect"] = _Deferred("inspect")
+    for module in DEFERRED:
+        if module not in sys.modules:
+            sys.modules[module] = _Deferred(module)
+
+
+def datetime_from_c() -> None:
+    """On CPython 3.11, ``import datetime`` is the C ``_datetime`` module, as it is from 3.12 on.
+
+    3.11's ``datetime.py`` defines every class in Python (2,600 lines: 4.6 M instructions and
+    120 page faults of each hot command, which import it through ``sqlite3``) and then replaces
+    them all with ``from _datetime import *``; 3.12 imports ``_datetime`` first and the Python
+    version only without it. The C module has every public name, so the classes, their
+    ``__module__`` (``datetime``, for pickle) and every result are the same."""
+    import sys
+
+    if sys.version_info[:2] != (3, 11) or "datetime" in sys.modules:
+        return
+    try:
+        import _datetime
+    except ImportError:  # an interpreter without the C module: the Python one as usual
+        return
+    sys.modules["datetime"] = _datetime
 
 
 def run(argv: list[str]) -> int:
