@@ -3,6 +3,7 @@
 measured in the same run (this machine is shared and noisy; compare ratios, not absolutes).
 
     python scripts/bench_engine.py [--runs 15] [--json bench-results/bench_engine.json]
+    python scripts/bench_engine.py --startup-only [--instructions]   # hot commands only
 
 Measures
 - cold ``cavemem detect`` on 1 KB and ``cavemem compress`` on a 100 KB build log (median wall of
@@ -108,31 +109,51 @@ def cold(runs: int) -> dict:
 
 def paired_overhead(cmd: list[str], stdin: bytes, runs: int, env: dict) -> dict:
     """A/B pairs, command then ``python -c pass``, in turn: the median of the per-pair differences
-    is the command's start-up over bare Python, robust to the machine's speed drifting."""
+    is the command's start-up over bare Python, robust to the machine's speed drifting. Minor page
+    faults are counted too: on a virtual machine each costs microseconds of kernel time that an
+    instruction count does not see (why compress's wall once stayed put as its instructions halved)."""
     import resource
 
-    def cpu() -> float:
+    def usage() -> tuple[float, int]:
         r = resource.getrusage(resource.RUSAGE_CHILDREN)
-        return r.ru_utime + r.ru_stime
+        return r.ru_utime + r.ru_stime, r.ru_minflt
 
     base = [sys.executable, "-c", "pass"]
-    diffs, walls, cpu_diffs = [], [], []
+    diffs, walls, cpu_diffs, fault_diffs = [], [], [], []
     for _ in range(runs):
-        c0, t = cpu(), time.perf_counter()
+        (c0, f0), t = usage(), time.perf_counter()
         subprocess.run(cmd, input=stdin, capture_output=True, env=env)
-        a, c1 = time.perf_counter() - t, cpu()
+        a, (c1, f1) = time.perf_counter() - t, usage()
         t = time.perf_counter()
         subprocess.run(base, capture_output=True, env=env)
-        b, c2 = time.perf_counter() - t, cpu()
+        b, (c2, f2) = time.perf_counter() - t, usage()
         diffs.append((a - b) * 1000)
         walls.append(a * 1000)
         cpu_diffs.append(((c1 - c0) - (c2 - c1)) * 1000)
+        fault_diffs.append((f1 - f0) - (f2 - f1))
     return {"median wall (ms)": round(statistics.median(walls), 1), "over bare python (ms)": round(statistics.median(diffs), 1),
-            "cpu over bare python (ms)": round(statistics.median(cpu_diffs), 1)}
+            "cpu over bare python (ms)": round(statistics.median(cpu_diffs), 1),
+            "page faults over bare python": int(statistics.median(fault_diffs))}
 
 
-def startup(runs: int) -> dict:
-    """Hot commands (issue 12: <= 30 ms over bare Python each), measured as paired A/B runs."""
+def instructions(cmd: list[str], stdin: bytes, env: dict) -> int | None:
+    """User-space instructions of one run under valgrind's cachegrind (independent of the
+    machine's load), or None without valgrind."""
+    import re
+    import shutil
+
+    if shutil.which("valgrind") is None:
+        return None
+    with tempfile.TemporaryDirectory() as d:
+        p = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", f"--cachegrind-out-file={d}/cg.%p", *cmd],
+                           input=stdin, capture_output=True, env=env)
+    found = re.findall(rb"I\s+refs:\s+([0-9,]+)", p.stderr)
+    return sum(int(x.replace(b",", b"")) for x in found) if found else None
+
+
+def startup(runs: int, count_instructions: bool = False) -> dict:
+    """Hot commands (issue 12: <= 30 ms over bare Python each), measured as paired A/B runs;
+    with ``count_instructions``, also the instructions over bare Python (cachegrind, one run)."""
     home = tempfile.mkdtemp(prefix="cavemem-bench-")
     os.chmod(home, 0o700)
     env = dict(os.environ, CAVEMAN_HOME=home)
@@ -153,13 +174,22 @@ def startup(runs: int) -> dict:
         "hook user-prompt": ([cavemem, "hook", "claude-code", "user-prompt"], hook, {}),
         "hook user-prompt CAVEMAN_EMBED=0": ([cavemem, "hook", "claude-code", "user-prompt"], hook, no_embed),
     }
-    return {name: paired_overhead(cmd, stdin, runs, dict(env, **extra)) for name, (cmd, stdin, extra) in cases.items()}
+    out = {name: paired_overhead(cmd, stdin, runs, dict(env, **extra)) for name, (cmd, stdin, extra) in cases.items()}
+    if count_instructions:
+        bare = instructions([sys.executable, "-c", "pass"], b"", env)
+        for name, (cmd, stdin, extra) in cases.items():
+            n = instructions(cmd, stdin, dict(env, **extra))
+            out[name]["M instructions over bare python"] = None if n is None or bare is None else round((n - bare) / 1e6, 1)
+    return out
 
 
 def _print_startup(up: dict) -> None:
-    print(f"{'hot command (paired A/B, median)':<40} {'wall ms':>8} {'over python':>12} {'cpu over':>9}")
+    print(f"load average {os.getloadavg()[0]:.1f}")
+    print(f"{'hot command (paired A/B, median)':<40} {'wall ms':>8} {'over python':>12} {'cpu over':>9} {'faults over':>12} {'M instr over':>13}")
     for k, v in up.items():
-        print(f"{k:<40} {v['median wall (ms)']:8.1f} {v['over bare python (ms)']:12.1f} {v['cpu over bare python (ms)']:9.1f}")
+        ins = v.get("M instructions over bare python")
+        print(f"{k:<40} {v['median wall (ms)']:8.1f} {v['over bare python (ms)']:12.1f} {v['cpu over bare python (ms)']:9.1f}"
+              f" {v['page faults over bare python']:12d} {'' if ins is None else ins:>13}")
 
 
 def throughput() -> dict:
@@ -317,6 +347,7 @@ def main() -> None:
     ap.add_argument("--json", default="bench-results/bench_engine.json")
     ap.add_argument("--json-codecs-only", action="store_true", help="only the stdlib-vs-orjson section")
     ap.add_argument("--startup-only", action="store_true", help="only the hot-command start-up section")
+    ap.add_argument("--instructions", action="store_true", help="start-up: also count instructions (valgrind cachegrind)")
     ap.add_argument("--cap-only", action="store_true", help="only the 64 MiB-input peak-RSS section")
     args = ap.parse_args()
     if args.cap_only:
@@ -328,7 +359,7 @@ def main() -> None:
         Path(args.json).with_name("bench_cap_rss.json").write_text(json.dumps(cap, indent=2) + "\n")
         return
     if args.startup_only:
-        up = startup(args.runs)
+        up = startup(args.runs, args.instructions)
         _print_startup(up)
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)
         Path(args.json).with_name("bench_startup.json").write_text(json.dumps(up, indent=2) + "\n")
@@ -346,7 +377,7 @@ def main() -> None:
         Path(args.json).with_name("bench_json_codecs.json").write_text(json.dumps(codecs, indent=2) + "\n")
         return
     c = cold(args.runs)
-    up = startup(args.runs)
+    up = startup(args.runs, args.instructions)
     tp = throughput()
     print(f"{'cold process (median of %d)' % args.runs:<40} {'ms':>8}")
     for k, v in c.items():
