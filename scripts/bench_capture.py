@@ -37,6 +37,8 @@ HELD_OUT = ("fresh6", "fresh7", "fresh8")  # sessions_fresh6.py / sessions_fresh
 # written by a helper who never read the rules): only their totals are printed (per-file rows stay out of the JSON too)
 
 
+CLASSIFIER_ENV = "CAVEMAN_CAPTURE_CLASSIFIER"
+MODES = ("baseline", "rules", "classifier")  # classifier: the rules plus the learned classifier (needs [embed])
 VOICES = ("vtune", "vcheck")  # tests/data/transcripts/build_voices.py: split by sha256(file name)[0] < 86 -> vcheck
 
 
@@ -53,18 +55,20 @@ def split_of(name: str) -> str:
     return "tune" if hashlib.sha256(name.encode()).digest()[0] < 154 else "check"
 
 
-def run_devset(mode: str, tmp: str) -> dict:
-    """Capture every dev-set file into a fresh store; ``mode`` rules|baseline."""
+def run_devset(mode: str, tmp: str, projects: set | None = None) -> dict:
+    """Capture every dev-set file (of ``projects`` only, when given) into a fresh store; ``mode`` rules|baseline."""
     from cavemem import Memory
     from cavemem.memory.capture import extract, pipeline
     from cavemem.store.ccr import open_ccr
 
-    gold = load_gold()
+    gold = {n: g for n, g in load_gold().items() if projects is None or g["project"] in projects}
     mem = Memory(os.path.join(tmp, f"{mode}.db"), scorers=[], merge=True)
     ccr = open_ccr(os.path.join(tmp, f"{mode}-ccr.db"))
     original = extract.extract
     if mode == "baseline":  # the pre-capture Stop hook: explicit requests only
         extract.extract = lambda msgs, last_symptom=None: [c for c in original(msgs) if c.capture_kind == "explicit"]
+    saved_env = os.environ.get(CLASSIFIER_ENV)
+    os.environ[CLASSIFIER_ENV] = "1" if mode == "classifier" else "0"  # "rules": the rules alone, whatever the default
     times = []
     try:
         for name, g in sorted(gold.items(), key=lambda kv: kv[1]["order"]):
@@ -73,6 +77,10 @@ def run_devset(mode: str, tmp: str) -> dict:
             times.append((time.perf_counter() - t0) * 1000)
     finally:
         extract.extract = original
+        if saved_env is None:
+            os.environ.pop(CLASSIFIER_ENV, None)
+        else:
+            os.environ[CLASSIFIER_ENV] = saved_env
     rows = mem.store.read("SELECT m.id, m.text, m.valid_until IS NULL, c.source_session FROM memories m "
                           "JOIN mem_capture c ON c.id = m.id")
     all_texts = [r[0] for r in mem.store.read("SELECT text FROM memories")]
@@ -301,12 +309,13 @@ def main() -> int:
     ap.add_argument("--big-mb", type=int, default=50)
     ap.add_argument("--hook-runs", type=int, default=20)
     ap.add_argument("--boost", action="store_true", help="measure the used-memory ranking boost on the memory dev set")
+    ap.add_argument("--classifier", action="store_true", help="also run the rules + learned classifier (mode 'classifier'; needs [embed])")
     ap.add_argument("--held-out", action="store_true", help="also print the held-out splits' totals (fresh6, fresh7, fresh8; read once, at the end)")
     args = ap.parse_args()
     out: dict = {}
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["CAVEMAN_HOME"] = tmp
-        for mode in ("baseline", "rules"):
+        for mode in MODES if args.classifier else MODES[:2]:
             res = run_devset(mode, tmp)
             out[mode] = {"tune": summarise(res["files"], "tune"), "check": summarise(res["files"], "check"),
                          "fresh": summarise(res["files"], "fresh"), "newfresh": summarise(res["files"], "newfresh"),
@@ -325,7 +334,7 @@ def main() -> int:
         if args.big_mb:
             out["big"] = big_transcript(tmp, args.big_mb)
     print(f"{'mode':9} {'split':8} {'files':>5} {'gold':>4} {'recall':>7} {'stored':>6} {'prec':>6} {'noise':>5} {'secret':>6} {'updates':>7} {'distinct':>8} {'lost':>4}")
-    for mode in ("baseline", "rules"):
+    for mode in (m for m in MODES if m in out):
         for split in ("tune", "check", "fresh", "newfresh", "fresh4", "fresh5") + VOICES + (HELD_OUT + ("all",) if args.held_out else ()):
             s = out[mode][split]
             print(f"{mode:9} {split:8} {s['files']:>5} {s['gold']:>4} {s['recall']:>7.1%} {s['stored']:>6} {s['precision']:>6.1%} "
@@ -336,6 +345,10 @@ def main() -> int:
         if r["missed"] or r["wrong"] or r["noise"] or r["secrets"] or r["lost"] or not all(u["ok"] for u in r["updates"] + r["distinct"]):
             print(f"  {r['split']:8} {name}: missed={r['missed']} wrong={r['wrong']} noise={r['noise']} secrets={r['secrets']} "
                   f"updates={[u for u in r['updates'] if not u['ok']]} distinct={[d for d in r['distinct'] if not d['ok']]} lost={r['lost']}")
+    for mode in (m for m in MODES[1:] if m in out):
+        ms = out[mode]["ms_per_file"]
+        print(f"capture pass, {mode:10}: per transcript p50 {ms[len(ms) // 2]:.0f} ms, p95 {ms[int(len(ms) * 0.95)]:.0f} ms, "
+              f"total {sum(ms) / 1000:.1f} s over {len(ms)} transcripts (detached writer, never in a hook)")
     for split in ("tune", "check"):
         u = out["used_detector"][split]
         print(f"used detector {split:5}: {u['cases']} labelled replies, precision {u['precision']:.1%}, recall {u['recall']:.1%}")
@@ -353,7 +366,7 @@ def main() -> int:
             print(f"hook {event:14} p50 {h[event]['p50_ms']} ms  p95 {h[event]['p95_ms']} ms  max {h[event]['max_ms']} ms "
                   f"({h['runs']} runs; target p95 <= 250 ms)")
         print(f"hook process peak RSS {h['hook_peak_rss_mb']} MB (target <= 200 MB; by event {h['peak_rss_mb_by_event']})")
-    for mode in ("baseline", "rules"):
+    for mode in (m for m in MODES if m in out):
         out[mode]["files"] = {k: v for k, v in out[mode]["files"].items() if v["split"] not in HELD_OUT}
         if not args.held_out:
             out[mode] = {k: v for k, v in out[mode].items() if k not in HELD_OUT + ("all",)}

@@ -37,9 +37,19 @@ def split_name(g: dict) -> str:
     return "fresh" if g.get("fresh") else g.get("split") or "hash"
 
 
+CHECK = ("vcheck",)  # the voices sets' check part (build_voices.py): never trained on; --check reads its totals
+
+
 def tune_files() -> dict:
-    gold = json.loads((DATA / "gold.json").read_text())
-    return {n: g for n, g in gold.items() if split_name(g) not in HELD_OUT}
+    import bench_capture as bench
+
+    return {n: g for n, g in bench.load_gold().items() if split_name(g) not in HELD_OUT + CHECK}
+
+
+def check_files() -> dict:
+    import bench_capture as bench
+
+    return {n: g for n, g in bench.load_gold().items() if split_name(g) in CHECK}
 
 
 def fold_of(name: str) -> int:
@@ -126,26 +136,42 @@ def sentence_cv(rows, vectors, files, l2, thresholds, iters=400) -> tuple[dict, 
         models[k] = model_of([rows[i] for i in train], vectors[train], l2, iters)
         p = classify.scores(models[k], [(rows[i]["role"], rows[i]["text"]) for i in test], vectors[test])
         probs[test] = p
-    n_items = sum(len(g["gold"]) for g in files.values())
-    table = {}
-    for t in thresholds:
-        on = probs >= t
-        hit = {(r["file"], r["item"]) for r, o in zip(rows, on) if o and r["label"]}
-        tp = sum(1 for r, o in zip(rows, on) if o and r["label"])
-        table[t] = {"items": f"{len(hit)}/{n_items}", "recall": len(hit) / n_items, "flagged": int(on.sum()),
-                    "precision": tp / max(1, int(on.sum()))}
-    return models, table
+    return models, alone_table(probs, rows, files, thresholds)
+
+
+class CachedEmbedder:
+    """The shipped encoder, each sentence embedded once per process (the pipeline runs once per threshold)."""
+
+    def __init__(self):
+        self.inner, self.seen = None, {}
+
+    def embed(self, texts):
+        import numpy as np
+
+        todo = [t for t in dict.fromkeys(texts) if t not in self.seen]
+        if todo:
+            if self.inner is None:
+                from cavemem.embed.embedder import Embedder
+
+                self.inner = Embedder(threads=2)
+            self.seen.update(zip(todo, self.inner.embed(todo)))
+        return np.asarray([self.seen[t] for t in texts], dtype=np.float32)
+
+
+EMBEDDER = CachedEmbedder()
+OPTIONS: dict = {}  # --user-only / --no-sane: how the proposals are filtered (classify._may_add), written with --write
 
 
 def pipeline_cv(models: dict, files: dict, threshold: float | None, veto: float | None) -> dict:
-    """bench_capture's scoring over the tune files, each captured with the model trained without its
-    fold (``threshold`` None: rules alone)."""
+    """bench_capture's scoring over ``files``, each captured with the model of its fold (``models`` keyed
+    by fold; one model under every key for --check); ``threshold`` None: rules alone. Only the projects of
+    ``files`` run through the store (with their other sessions, so cross-session updates still count)."""
     import bench_capture as bench
 
     from cavemem.memory.capture import classify, pipeline
 
     current: dict = {}
-    orig_capture, orig_load, orig_enabled = pipeline.capture_transcript, classify.load, classify.enabled
+    orig_capture, orig_load, orig_enabled, orig_augment = pipeline.capture_transcript, classify.load, classify.enabled, classify.augment
 
     def capture(mem, path, **kw):
         current["fold"] = fold_of(os.path.basename(path))
@@ -153,18 +179,19 @@ def pipeline_cv(models: dict, files: dict, threshold: float | None, veto: float 
 
     def load(path=None):
         m = dict(models[current["fold"]])
-        m.update(threshold=threshold, veto=veto)
+        m.update(threshold=threshold, veto=veto, **OPTIONS)
         return m
 
     pipeline.capture_transcript, classify.load = capture, load
     classify.enabled = lambda db_path: threshold is not None
+    classify.augment = lambda messages, found, **kw: orig_augment(messages, found, embedder=EMBEDDER, **kw)
     try:
         with tempfile.TemporaryDirectory() as tmp:
             os.environ["CAVEMAN_HOME"] = tmp
-            per = bench.run_devset("rules", tmp)["files"]
+            per = bench.run_devset("rules", tmp, projects={g["project"] for g in files.values()})["files"]
     finally:
-        pipeline.capture_transcript, classify.load, classify.enabled = orig_capture, orig_load, orig_enabled
-    per = {n: v for n, v in per.items() if n in files}  # the held-out files ran through the store; never read
+        pipeline.capture_transcript, classify.load, classify.enabled, classify.augment = orig_capture, orig_load, orig_enabled, orig_augment
+    per = {n: v for n, v in per.items() if n in files}
     return bench.summarise(per, None)
 
 
@@ -177,54 +204,97 @@ def provenance(files: dict) -> dict:
             "labels": "positive: a sentence holding every `must` word of one of its file's gold items; else negative"}
 
 
+def pipeline_table(models: dict, files: dict, table: dict, ths: list[float], veto: float | None, label: str) -> dict:
+    """Rules alone, then rules + classifier at each threshold, over ``files``; printed and returned."""
+    out = {"rules": pipeline_cv(models, files, None, None)}
+    base = out["rules"]
+    print(f"{label}: {'setting':24} {'recall':>7} {'prec':>6} {'stored':>6} {'noise':>5} {'updates':>7} | classifier alone: items, precision")
+    print(f"{label}: {'rules alone':24} {base['recall']:>7.1%} {base['precision']:>6.1%} {base['stored']:>6} {base['noise']:>5} {base['updates']:>7}")
+    for t in ths:
+        s = pipeline_cv(models, files, t, veto)
+        a = table[t]
+        print(f"{label}: {'rules+clf t=%g veto=%s' % (t, veto):24} {s['recall']:>7.1%} {s['precision']:>6.1%} {s['stored']:>6} "
+              f"{s['noise']:>5} {s['updates']:>7} | {a['items']} {a['recall']:.1%}, {a['precision']:.1%} of {a['flagged']}")
+        out[f"t={t}"] = {"pipeline": s, "alone": a}
+    return out
+
+
+def alone_table(probs, rows: list[dict], files: dict, ths: list[float]) -> dict:
+    """The classifier alone per threshold: gold items with a positive sentence, sentence precision."""
+    n_items = sum(len(g["gold"]) for g in files.values())
+    table = {}
+    for t in ths:
+        on = [p >= t for p in probs]
+        hit = {(r["file"], r["item"]) for r, o in zip(rows, on) if o and r["label"]}
+        tp = sum(1 for r, o in zip(rows, on) if o and r["label"])
+        table[t] = {"items": f"{len(hit)}/{n_items}", "recall": len(hit) / n_items, "flagged": int(sum(on)),
+                    "precision": tp / max(1, int(sum(on)))}
+    return table
+
+
+def check_run(rows, vectors, args, ths: list[float]) -> dict:
+    """--check: one model trained on every tune file, judged on the check part (vcheck) only."""
+    from cavemem.memory.capture import classify
+
+    model = model_of(rows, vectors, args.l2, args.iters)
+    files = check_files()
+    crows = samples(files)
+    cvec = embed_all(crows, args.cache.replace(".npy", "-check.npy") if args.cache else None)
+    probs = classify.scores(model, [(r["role"], r["text"]) for r in crows], cvec)
+    print(f"check: {len(files)} files, {len(crows)} sentences, {sum(r['label'] for r in crows)} positive")
+    return pipeline_table({k: model for k in range(FOLDS)}, files, alone_table(probs, crows, files, ths), ths, args.veto, "check")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--cv", action="store_true")
+    ap.add_argument("--check", action="store_true", help="train on all tune files, score the check part (vcheck) per threshold")
     ap.add_argument("--write", action="store_true")
     ap.add_argument("--alone", action="store_true", help="with --cv: the classifier alone only (no capture pipeline runs)")
     ap.add_argument("--l2", type=float, default=1.0)
     ap.add_argument("--iters", type=int, default=400, help="gradient steps")
-    ap.add_argument("--threshold", type=float, default=0.9, help="the threshold --write ships (decided on --cv)")
+    ap.add_argument("--threshold", type=float, default=0.9, help="the threshold --write ships (decided on --cv / --check)")
     ap.add_argument("--veto", type=float, default=None, help="veto rule candidates (<= 0.6 confidence) scoring below this")
     ap.add_argument("--thresholds", default="0.5,0.7,0.8,0.9,0.95,0.98")
     ap.add_argument("--cache", default=None, help="an .npy file to keep the sentence vectors in between runs")
+    ap.add_argument("--user-only", action="store_true", help="propose only sentences the user said")
+    ap.add_argument("--no-sane", action="store_true", help="let chatter / goodbyes / momentary status through")
     args = ap.parse_args()
+    OPTIONS.update(user_only=args.user_only, sane=not args.no_sane)
     files = tune_files()
     rows = samples(files)
     vectors = embed_all(rows, args.cache)
     print(f"{len(files)} tune files, {len(rows)} sentences, {sum(r['label'] for r in rows)} positive")
+    ths = [float(t) for t in args.thresholds.split(",")]
     out = {}
     if args.cv:
-        ths = [float(t) for t in args.thresholds.split(",")]
         models, table = sentence_cv(rows, vectors, files, args.l2, ths, args.iters)
         if args.alone:
             for t in ths:
                 print(f"t={t}: classifier alone {table[t]['items']} items ({table[t]['recall']:.1%}), "
                       f"precision {table[t]['precision']:.1%} of {table[t]['flagged']} flagged")
             return 0
-        base = pipeline_cv(models, files, None, None)
-        print(f"{'setting':24} {'recall':>7} {'prec':>6} {'stored':>6} {'noise':>5} {'updates':>7} | classifier alone: items, precision")
-        print(f"{'rules alone':24} {base['recall']:>7.1%} {base['precision']:>6.1%} {base['stored']:>6} {base['noise']:>5} {base['updates']:>7}")
-        out["rules"] = base
-        for t in ths:
-            s = pipeline_cv(models, files, t, args.veto)
-            a = table[t]
-            print(f"{'rules+clf t=%g veto=%s' % (t, args.veto):24} {s['recall']:>7.1%} {s['precision']:>6.1%} {s['stored']:>6} "
-                  f"{s['noise']:>5} {s['updates']:>7} | {a['items']} {a['recall']:.1%}, {a['precision']:.1%} of {a['flagged']}")
-            out[f"t={t}"] = {"pipeline": s, "alone": a}
+        out["cv"] = pipeline_table(models, files, table, ths, args.veto, "tune cv")
+    if args.check:
+        out["check"] = check_run(rows, vectors, args, ths)
+    if out:
         Path(REPO / "bench-results").mkdir(exist_ok=True)
         (REPO / "bench-results" / "train_capture_classifier_cv.json").write_text(json.dumps(out, indent=1))
     if args.write:
-        from cavemem.memory.capture import classify
-
-        model = model_of(rows, vectors, args.l2, args.iters)
-        model.update(threshold=args.threshold, veto=args.veto, l2=args.l2, iters=args.iters, features=["minilm-384", "user", "question",
-                     "specific", "first-person", "log-words"], provenance=provenance(files),
-                     samples={"sentences": len(rows), "positive": sum(r["label"] for r in rows)})
-        classify.WEIGHTS.parent.mkdir(exist_ok=True)
-        classify.WEIGHTS.write_text(json.dumps(model, separators=(",", ":")) + "\n")
-        print(f"wrote {classify.WEIGHTS.relative_to(REPO)} ({classify.WEIGHTS.stat().st_size} bytes)")
+        write_model(rows, vectors, files, args)
     return 0
+
+
+def write_model(rows, vectors, files: dict, args) -> None:
+    from cavemem.memory.capture import classify
+
+    model = model_of(rows, vectors, args.l2, args.iters)
+    model.update(threshold=args.threshold, veto=args.veto, l2=args.l2, iters=args.iters, **OPTIONS, features=["minilm-384", "user", "question",
+                 "specific", "first-person", "log-words"], provenance=provenance(files),
+                 samples={"sentences": len(rows), "positive": sum(r["label"] for r in rows)})
+    classify.WEIGHTS.parent.mkdir(exist_ok=True)
+    classify.WEIGHTS.write_text(json.dumps(model, separators=(",", ":")) + "\n")
+    print(f"wrote {classify.WEIGHTS.relative_to(REPO)} ({classify.WEIGHTS.stat().st_size} bytes)")
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ from cavemem.store.ccr import open_ccr
 
 pytestmark = pytest.mark.usefixtures("db_backend")
 
-MISSED = "The mobile app talks to the backend only through the BFF layer."  # no rule reads this
+MISSED = "The mobile app talks to the backend through the BFF layer."  # no rule reads this
 CHATTER = "Let me run the tests again."
 
 

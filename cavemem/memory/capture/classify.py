@@ -63,10 +63,17 @@ def load(path: Path = WEIGHTS) -> dict | None:
     return _model
 
 
+DEFAULT_ON = False
+
+
 def switched_on() -> bool:
-    """``CAVEMAN_CAPTURE_CLASSIFIER=1`` turns it on. Off by default: on the tune folds it did not
-    beat the rules (they already recall every tune item), so it ships opt-in."""
-    return os.environ.get(ENV, "").strip().lower() in ("1", "true", "yes", "on")
+    """``CAVEMAN_CAPTURE_CLASSIFIER=1`` / ``=0`` turns it on / off; unset, :data:`DEFAULT_ON`."""
+    value = os.environ.get(ENV, "").strip().lower()
+    if value in ("1", "true", "yes", "on"):
+        return True
+    if value in ("0", "false", "no", "off"):
+        return False
+    return DEFAULT_ON
 
 
 def _embed_plugin(db_path: str | None):
@@ -123,6 +130,17 @@ def _covered(sentence: str, found: list[extract.Candidate]) -> bool:
     return any(len(mine & _words(c.text)) >= 0.6 * max(1, len(mine)) for c in found)
 
 
+def _may_add(model: dict, msg: Message, sentence: str) -> bool:
+    """The rules' own vetoes hold for the classifier's proposals too: no greeting or progress chatter,
+    no goodbye, no status of the moment; with ``user_only`` in the model, only what the user said."""
+    if model.get("user_only") and msg.type != "user":
+        return False
+    if model.get("sane", True) and (extract._CHATTER.match(sentence) or extract._BYE.search(sentence)
+                                    or extract._TRANSIENT.search(sentence)):
+        return False
+    return True
+
+
 _MEMORY_KIND = {"decision": "decision", "preference": "preference", "bugfix": "note", "fact": "fact"}
 
 
@@ -151,7 +169,7 @@ def augment(messages: list[Message], found: list[extract.Candidate], embedder=No
     seen = {c.text.lower() for c in kept}
     said = {c.source_message for c in found}  # a message a rule already read: its sentences are the rules' call
     for (msg, s), p, vec in zip(rows, probs, vectors):
-        if p < threshold or msg.uuid in said or _covered(s, found):
+        if p < threshold or msg.uuid in said or _covered(s, found) or not _may_add(model, msg, s):
             continue
         text = extract._finish(extract.strip_lead(s))
         if text.lower() in seen or len(text.split()) < 4:
