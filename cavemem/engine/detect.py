@@ -248,7 +248,7 @@ def is_code(data: bytes, trimmed: bytes) -> bool:
         return False
     if shape == "code":  # statement lines of a language without C keywords (CMake, Vim, Tcl, make)
         return True
-    from ..compressors.code.outline import LINE_SHAPED, sniff_outline
+    from ..formats.scripts import LINE_SHAPED, sniff_outline
 
     if shape != "prose" and sniff_outline(data) in LINE_SHAPED:  # their marks: ``endfunction()``, ``proc x {``
         return True
