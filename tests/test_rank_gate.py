@@ -98,7 +98,8 @@ def test_the_null_is_cached_in_the_sidecar_and_reused(cave_home, tmp_path, monke
 
     s, embedded = recall_counting_embeddings(m, tmp_path, monkeypatch)
     assert s.gate_threshold == pytest.approx(first)
-    assert embedded == [1]  # the question only: the probes were not embedded again
+    # the question at most (a long-lived process keeps its recent query vectors): never the probes
+    assert sum(embedded) <= 1
 
 
 
