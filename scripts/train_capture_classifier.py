@@ -159,7 +159,7 @@ class CachedEmbedder:
 
 
 EMBEDDER = CachedEmbedder()
-OPTIONS: dict = {}  # --user-only / --no-sane: how the proposals are filtered (classify._may_add), written with --write
+OPTIONS: dict = {}  # --no-sane: let the proposals skip the rules' vetoes (classify._may_add); written with --write
 
 
 def pipeline_cv(models: dict, files: dict, threshold: float | None, veto: float | None) -> dict:
@@ -257,10 +257,9 @@ def main() -> int:
     ap.add_argument("--veto", type=float, default=None, help="veto rule candidates (<= 0.6 confidence) scoring below this")
     ap.add_argument("--thresholds", default="0.5,0.7,0.8,0.9,0.95,0.98")
     ap.add_argument("--cache", default=None, help="an .npy file to keep the sentence vectors in between runs")
-    ap.add_argument("--user-only", action="store_true", help="propose only sentences the user said")
     ap.add_argument("--no-sane", action="store_true", help="let chatter / goodbyes / momentary status through")
     args = ap.parse_args()
-    OPTIONS.update(user_only=args.user_only, sane=not args.no_sane)
+    OPTIONS.update(sane=not args.no_sane)
     files = tune_files()
     rows = samples(files)
     vectors = embed_all(rows, args.cache)

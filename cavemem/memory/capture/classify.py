@@ -132,9 +132,7 @@ def _covered(sentence: str, found: list[extract.Candidate]) -> bool:
 
 def _may_add(model: dict, msg: Message, sentence: str) -> bool:
     """The rules' own vetoes hold for the classifier's proposals too: no greeting or progress chatter,
-    no goodbye, no status of the moment; with ``user_only`` in the model, only what the user said."""
-    if model.get("user_only") and msg.type != "user":
-        return False
+    no goodbye, no status of the moment (``sane`` false in the model lets them through, to measure it)."""
     if model.get("sane", True) and (extract._CHATTER.match(sentence) or extract._BYE.search(sentence)
                                     or extract._TRANSIENT.search(sentence)):
         return False
