@@ -2,13 +2,15 @@
 client and server) for several ``--workers`` x ``--readers`` settings in one run, beside the same
 recalls in process and a GET /healthz through the same client and server (the baselines: what the
 recall costs, what HTTP costs), and the list page of a 100k-memory store (server render time: first
-and deepest page, tag, project, date and confidence filters).
+and deepest page, tag, project, date and confidence filters; the offset pages again by the cursor the
+page's own pager links carry, checked to show the same rows).
 
 The store is realistic: the memory dev set's 303 memories in their five projects, padded with real
 text from this machine (Debian changelogs, installed docstrings, LoCoMo turns; see
 ``bench_memory_scale.py``). The queries are the dev set's 591 questions (asked in their project)
 and LoCoMo's 998 (asked across projects), shuffled once with a fixed seed; a timed run never asks
-the same question twice, and the server is warmed on other (synthetic) questions. Queries are split
+the same question twice (``--repeat`` adds a row that asks each chunk again: what a server's memo of
+query vectors saves), and the server is warmed on other (synthetic) questions. Queries are split
 tune/check as the dev set splits them (``sha256(id)[0] < 154`` -> tune); both p95s are reported.
 
 The server is the real CLI (``cavemem serve`` in a subprocess, loopback); the client is
@@ -344,6 +346,8 @@ def recall_phase(tmp: str, args, result: dict) -> None:
             for s in settings:
                 s.load("http", chunk, args.clients)
                 s.load("http_1_client", one, 1)
+                if args.repeat:  # the same questions again (a server's query-vector memo)
+                    s.load("http_repeat", chunk, args.clients)
             print(f"  round {r + 1}/{rounds}, load average {os.getloadavg()[0]:.1f}", file=sys.stderr, flush=True)
         sample = [q for q, _, _ in queries[:CHECK_SAMPLE]]
         result["settings"] = {s.name: s.result(truth, sample) for s in settings}
@@ -428,7 +432,9 @@ def report(args, result: dict, out: Path) -> None:
             label = f"{name}: --workers {s['workers']} --readers {s['readers']}"
             print(f"  {label}")
             for key, what in (("healthz", f"GET /healthz, {args.clients} clients"), ("http_1_client", "recall, 1 client"),
-                              ("http", f"recall, {args.clients} clients")):
+                              ("http", f"recall, {args.clients} clients"), ("http_repeat", f"same questions again, {args.clients} clients")):
+                if key not in s:
+                    continue
                 v = s[key]
                 tail = f"  {s['server_rss_mb']:6.0f}  {s['same_hits_as_inprocess']}/{s['hits_checked']}" if key == "http" else ""
                 print(f"    {what:<44}{v['req_per_s']:6.0f} {v['p50_ms']:7.1f} {v['p95_ms']:7.1f} "
@@ -450,6 +456,7 @@ def main() -> None:
     ap.add_argument("--configs", default="1x2,2x1", help="server settings WORKERSxREADERS, comma-separated")
     ap.add_argument("--rounds", type=int, default=5, help="chunks the timed queries are cut into, interleaved across settings")
     ap.add_argument("--before", help="also serve from this source tree (the code before a change)")
+    ap.add_argument("--repeat", action="store_true", help="also ask each timed chunk a second time (reported apart)")
     ap.add_argument("--store", help="keep the recall store here (built once, then reused)")
     ap.add_argument("--list-store", help="keep the list-page store here (built once, then reused)")
     args = ap.parse_args()
