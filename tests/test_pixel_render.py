@@ -265,3 +265,17 @@ def test_golden_pixels(name):
         assert (got.size, got.mode) == (want.size, want.mode), path.name
         assert got.tobytes() == want.tobytes(), f"{path.name}: pixels differ from the golden"
     assert not (GOLDEN / f"{name}-{len(pages):02d}.png").exists(), "fewer pages than the golden set"
+
+
+def test_used_codes_are_exact_whatever_the_last_page_used(monkeypatch):
+    from cavemem.pixel import raster
+
+    canvas = raster.Canvas(64, 16, aa=False)
+    monkeypatch.setattr(raster, "_LAST_CODES", b"\x00\x0f")
+    assert canvas._used_codes(bytes(64 * 16)) == [0]  # a subset of the last page's codes
+    page = bytearray(64 * 16)
+    page[5], page[700] = 0x0F, 3
+    assert canvas._used_codes(page) == [0, 3, 15]  # a code the last page lacked: histogram
+    assert raster._LAST_CODES == b"\x00\x03\x0f"
+    page[700] = 0
+    assert canvas._used_codes(page) == [0, 15]

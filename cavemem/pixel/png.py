@@ -37,21 +37,24 @@ def encode_indexed(image, palette: bytes) -> bytes:
     width, height = image.size
     colours = len(palette) // 3
     bits = 1 if colours <= 2 else 2 if colours <= 4 else 4 if colours <= 16 else 8
-    rows = image.tobytes("raw", f"P;{bits}" if bits < 8 else "P")
+    from PIL import Image
+
+    # each row behind its filter byte 0, packed by Pillow in one call: the image gets 8 // bits
+    # pixels of index 0 on the left, which pack into exactly one zero byte per row
+    pad = 8 // bits
+    wide = Image.new("P", (width + pad, height), 0)
+    wide.paste(image, (pad, 0))
+    framed = wide.tobytes("raw", f"P;{bits}" if bits < 8 else "P")
     stride = (width * bits + 7) // 8
-    if len(rows) != stride * height:
-        raise ValueError(f"png: {len(rows)} packed bytes for {width}x{height} at {bits} bits")
-    framed = bytearray(height * (stride + 1))  # filter byte 0, then the row
-    for y in range(height):
-        at = y * (stride + 1) + 1
-        framed[at : at + stride] = rows[y * stride : (y + 1) * stride]
+    if len(framed) != (stride + 1) * height:
+        raise ValueError(f"png: {len(framed)} packed bytes for {width}x{height} at {bits} bits")
 
     def chunk(kind: bytes, body: bytes) -> bytes:
         return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
 
     header = struct.pack(">IIBBBBB", width, height, bits, 3, 0, 0, 0)  # colour type 3: palette
     return b"".join((b"\x89PNG\r\n\x1a\n", chunk(b"IHDR", header), chunk(b"PLTE", bytes(palette)),
-                     chunk(b"IDAT", zlib.compress(bytes(framed), COMPRESS_LEVEL)), chunk(b"IEND", b"")))
+                     chunk(b"IDAT", zlib.compress(framed, COMPRESS_LEVEL)), chunk(b"IEND", b"")))
 
 
 def encode_image(image) -> bytes:

@@ -253,38 +253,54 @@ class Canvas:
         none = bytes([NO_BOX]) * self.width
         return b"".join(s if s is not None else none for s in self.slots)
 
-    def _indexed_png(self, index_img, tables) -> bytes:
+    def _indexed_png(self, codes, tables) -> bytes:
         """An indexed (palette) PNG: the pixel byte *is* the code, the palette maps codes to
         colours - no per-pixel colour conversion, and filter-free rows that deflate fast.
 
         A page that uses at most 16 codes (a page without anti-aliasing uses two) has them
         renumbered 0..n-1 with a palette of just those colours, written at 1, 2 or 4 bits a
         pixel (:func:`.png.encode_indexed`): the same colours from an eighth (a quarter, a half)
-        of the bytes to deflate."""
+        of the bytes to deflate. ``codes`` are the page's row-major index bytes; they are renumbered
+        by one ``bytes.translate``."""
         palette = interleave(*tables)
-        used = [c for c, n in enumerate(index_img.histogram()) if n]
+        used = self._used_codes(codes)
         if len(used) <= 16:
-            lut = [0] * 256
+            lut = bytearray(256)
             for i, c in enumerate(used):
                 lut[c] = i
-            index_img = index_img.point(lut)
+            codes = codes.translate(lut)
             palette = b"".join(palette[3 * c : 3 * c + 3] for c in used)
-        im = self._Image.frombytes("P", (self.width, self.height), index_img.tobytes())
+        im = self._Image.frombytes("P", (self.width, self.height), bytes(codes))
         return png.encode_indexed(im, palette)
+
+    def _used_codes(self, codes) -> list[int]:
+        """The codes present on the page, ascending. Pages of one render use the same few codes,
+        so the last page's set is tried first: nothing left after deleting those codes means the
+        page uses a subset of them, found by a byte search each (a histogram of the whole page
+        cost more than twice as much); anything left falls back to the histogram."""
+        global _LAST_CODES
+        last = _LAST_CODES  # read once: another thread's render may replace it
+        if last and not codes.translate(None, last):
+            return [c for c in last if bytes((c,)) in codes]
+        hist = self._Image.frombuffer("L", (self.width, self.height), bytes(codes), "raw", "L", 0, 1).histogram()
+        used = [c for c, n in enumerate(hist) if n]
+        _LAST_CODES = bytes(used)
+        return used
 
     def to_png(self, palette=None) -> tuple[bytes, bool]:
         """Encode: grey when there is no palette, else colour with slot colours."""
         if palette is None or self.slots is None:
-            return self._indexed_png(self.img, (GREY_OF_CODE,) * 3), False
+            return self._indexed_png(self._page, (GREY_OF_CODE,) * 3), False
         slots = self._Image.frombytes("L", (self.width, self.height), self.slot_map().translate(_SLOT_BITS))
-        return self._indexed_png(self._chops.add(self.img, slots), _channel_tables(palette)), True
+        return self._indexed_png(self._chops.add(self.img, slots).tobytes(), _channel_tables(palette)), True
 
     def composite_png(self, blue: "Canvas", tables) -> bytes:
         """Two layers overprinted: index = this layer's code | the other's code << 4."""
         shifted = blue.img.point(_SHIFT4)
-        return self._indexed_png(self._chops.add(self.img, shifted), tables)
+        return self._indexed_png(self._chops.add(self.img, shifted).tobytes(), tables)
 
 
+_LAST_CODES = b""  # the codes the last indexed page used (see Canvas._used_codes)
 _SLOT_BITS = bytes((s << 5) if 1 <= s <= 7 else 0 for s in range(256))
 _SHIFT4 = [min(255, v << 4) for v in range(256)]
 _DIVIDE = bytes([DIVIDER_CODE]) + bytes(range(1, 256))
