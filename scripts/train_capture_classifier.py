@@ -200,7 +200,8 @@ def provenance(files: dict) -> dict:
     return {"trained_by": "scripts/train_capture_classifier.py", "commit": commit,
             "files": {n: hashlib.sha256((DATA / n).read_bytes()).hexdigest()[:16] for n in sorted(files)},
             "gold_sha256": hashlib.sha256((DATA / "gold.json").read_bytes()).hexdigest()[:16],
-            "held_out_never_read": list(HELD_OUT),
+            "voices_gold_sha256": hashlib.sha256((DATA / "gold_voices.json").read_bytes()).hexdigest()[:16],
+            "held_out_never_read": list(HELD_OUT), "check_never_trained": list(CHECK),
             "labels": "positive: a sentence holding every `must` word of one of its file's gold items; else negative"}
 
 

@@ -34,12 +34,18 @@ def test_shipped_weights_name_their_training_files_and_never_a_held_out_one():
     files = set(model["provenance"]["files"])
     held_out = _held_out_names()
     assert len(held_out) == 35 and files and not files & held_out
+    voices = json.loads((Path(__file__).parent / "data" / "transcripts" / "gold_voices.json").read_text())
+    check = {n for n, g in voices.items() if g["split"] == "vcheck"}
+    assert len(check) == 28 and not files & check and {n for n, g in voices.items() if g["split"] == "vtune"} <= files
+    assert model["provenance"]["check_never_trained"] == ["vcheck"]
     assert model["threshold"] > classify.CONFIDENCE  # proposals are unconfirmed, but only confident ones
 
 
-def test_off_by_default_and_rules_alone_without_embeddings(tmp_path, monkeypatch):
+def test_on_by_default_off_by_env_and_rules_alone_without_embeddings(tmp_path, monkeypatch):
     monkeypatch.delenv(classify.ENV, raising=False)
-    assert classify.enabled(None) is False
+    assert classify.switched_on() is True
+    monkeypatch.setenv(classify.ENV, "0")
+    assert classify.switched_on() is False and classify.enabled(None) is False
     monkeypatch.setenv(classify.ENV, "1")
     monkeypatch.setenv("CAVEMAN_EMBED", "0")
     assert classify.enabled(None) is False
