@@ -74,6 +74,13 @@ def test_ini_with_multi_line_values_is_config():
     assert detect(TOX_INI) == "config"
 
 
+def test_commented_default_file_with_one_setting_left_on_is_config():
+    comments = b"".join(b"# line %d of the licence and the notes on how to use this file\n" % i for i in range(14))
+    assert detect(comments + b"\n.level = WARNING\n") == "config"
+    # the same comments around two lines of prose are not settings
+    assert detect(comments + b"\nSee the notes above.\nThen restart.\n") != "config"
+
+
 def test_prose_with_indented_lines_after_a_setting_is_not_config():
     prose = (b"[Notes]\nsummary = the week in review\n    We met on Monday and talked about the plan for the\n"
              b"    release, which slipped again because of the tests.\n") + b"And then we went home early that day.\n" * 10

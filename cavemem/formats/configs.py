@@ -93,8 +93,9 @@ def classify(data: bytes) -> ConfigShape | None:
     significant = keys + assigns + sections + prose
     if significant == 0 or (significant <= 2 and prose == 0):
         # a shipped default file: every setting commented out (``/etc/adduser.conf``), or
-        # comments around a few commented-out lines (``/etc/security/namespace.conf``)
-        ok = commented >= 6 or (significant == 0 and commented >= 1 and comments >= 12)
+        # comments around a few commented-out lines (``/etc/security/namespace.conf``) or
+        # around the one or two settings left on (a ``logging.properties`` setting ``.level``)
+        ok = commented >= 6 or (comments >= 12 and (commented >= 1 if significant == 0 else keys == 0))
         return ConfigShape("ini", keys, assigns, sections, prose) if ok else None
     if sections >= 2 and assigns >= 4 and prose == 0 and '"""' not in text and "'''" not in text:
         return ConfigShape("ini", keys, assigns, sections, prose)
