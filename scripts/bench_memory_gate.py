@@ -10,7 +10,8 @@ into ``--cache`` (MiniLM, the index's recipe: a memory without a session is its 
 written straight into each store's sidecar, so a gate or fusion change is measured on a 10k store
 in minutes instead of re-embedding it every run. Every question goes through ``Memory.recall`` with
 the default scorer; the ledger questions are the scaled figures, the small store all projects.
-Set ``CAVEMAN_MEM_FUSION`` / ``CAVEMAN_EMBED_TUNING`` to try other settings.
+Plain MiniLM cosine (the same cached vectors) and plain FTS5 BM25 over the same rows are printed
+beside each store. Set ``CAVEMAN_MEM_FUSION`` / ``CAVEMAN_EMBED_TUNING`` to try other settings.
 """
 
 from __future__ import annotations
@@ -70,6 +71,24 @@ def build(directory: str, mems, pad: list[str], vec_of: dict):
     return m, keys_of
 
 
+def plain_cosine(mems, pad: list[str], qs, vec_of: dict) -> dict:
+    """The plain MiniLM cosine baseline over the same rows and vectors: every memory (old versions
+    too, as ``bench_memory_devset.run_cosine``) plus the padding in the padded project."""
+    import numpy as np
+
+    from cavemem.embed.embedder import Embedder
+
+    rows = [(x["key"], x["project"], x["text"]) for x in mems] + [(None, scale.PROJECT, t) for t in pad]
+    matrix = np.array([vec_of[t] for _, _, t in rows], dtype=np.float32)
+    projects = np.array([p for _, p, _ in rows])
+    qv = Embedder(threads=int(os.environ.get("CAVEMAN_EMBED_THREADS", "1") or 1)).embed([q["q"] for q in qs])
+    out = {}
+    for q, v in zip(qs, qv):
+        sims = np.where(projects == q["project"], matrix @ v, -9.0)
+        out[q["id"]] = [([rows[i][0] or f"pad{i}"], rows[i][1]) for i in np.argsort(-sims)[:10]]
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--size", type=int, default=10_000)
@@ -90,6 +109,10 @@ def main() -> None:
         res, lat, _ = scale.ask(m, keys_of, qs, {})
         m.close()
         table[label] = scale.row(res, qs, mems, lat)
+        # the plain baselines beside it, on the same rows (cosine: the same vectors)
+        short = label.split()[0]
+        table[f"{short} MiniLM cosine (plain)"] = scale.row(plain_cosine(mems, padding, qs, vec_of), qs, mems)
+        table[f"{short} FTS5 BM25 (plain)"] = scale.row(scale.fts5(mems, [("pad", t) for t in padding], qs)[0], qs, mems)
     scale.print_table(table)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps({"size": args.size, "sources": args.sources, "table": table,
