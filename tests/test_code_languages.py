@@ -239,22 +239,9 @@ PARALLEL SAFE;
 
 ALTER TYPE t SET (RECEIVE = f);
 """
-SQL_OUT = b"""\\echo Use "CREATE EXTENSION demo" to load this file. \\quit
-
-CREATE TABLE t (
-    id integer,
-    name text,
-    a int,
-    b int,
-    c int,
-    d int
-);
-
-CREATE FUNCTION f(internal, internal, internal)
--- caveman: 6 lines elided
-
-ALTER TYPE t SET (RECEIVE = f);
-"""
+SQL_OUT = SQL.replace(  # the table's columns stay; the function's six clause lines go
+    b"RETURNS internal\nAS 'MODULE_PATHNAME'\nLANGUAGE C\nIMMUTABLE\nSTRICT\nPARALLEL SAFE;\n", b"-- caveman: 6 lines elided\n"
+)
 
 
 @pytest.mark.parametrize(
