@@ -267,15 +267,19 @@ def test_golden_pixels(name):
     assert not (GOLDEN / f"{name}-{len(pages):02d}.png").exists(), "fewer pages than the golden set"
 
 
-def test_used_codes_are_exact_whatever_the_last_page_used(monkeypatch):
+def test_renumbering_is_exact_whatever_the_last_page_used(monkeypatch):
     from cavemem.pixel import raster
 
     canvas = raster.Canvas(64, 16, aa=False)
     monkeypatch.setattr(raster, "_LAST_CODES", b"\x00\x0f")
-    assert canvas._used_codes(bytes(64 * 16)) == [0]  # a subset of the last page's codes
     page = bytearray(64 * 16)
-    page[5], page[700] = 0x0F, 3
-    assert canvas._used_codes(page) == [0, 3, 15]  # a code the last page lacked: histogram
+    page[5] = 0x0F
+    assert canvas._renumbered(page) == ([0, 15], page.translate(bytes([0] * 15 + [1] + [0] * 240)))  # the last set
+    assert canvas._renumbered(bytes(64 * 16)) == ([0], bytes(64 * 16))  # a subset of it: histogram
+    assert raster._LAST_CODES == b"\x00"
+    page[700] = 3
+    used, out = canvas._renumbered(page)
+    assert used == [0, 3, 15] and out[5] == 2 and out[700] == 1 and out.count(0) == 64 * 16 - 2
     assert raster._LAST_CODES == b"\x00\x03\x0f"
-    page[700] = 0
-    assert canvas._used_codes(page) == [0, 15]
+    many = (bytes(range(20)) * 52)[: 64 * 16]
+    assert canvas._renumbered(many)[0] == list(range(20))

@@ -260,32 +260,32 @@ class Canvas:
         A page that uses at most 16 codes (a page without anti-aliasing uses two) has them
         renumbered 0..n-1 with a palette of just those colours, written at 1, 2 or 4 bits a
         pixel (:func:`.png.encode_indexed`): the same colours from an eighth (a quarter, a half)
-        of the bytes to deflate. ``codes`` are the page's row-major index bytes; they are renumbered
-        by one ``bytes.translate``."""
+        of the bytes to deflate. ``codes`` are the page's row-major index bytes."""
         palette = interleave(*tables)
-        used = self._used_codes(codes)
+        used, codes = self._renumbered(codes)
         if len(used) <= 16:
-            lut = bytearray(256)
-            for i, c in enumerate(used):
-                lut[c] = i
-            codes = codes.translate(lut)
             palette = b"".join(palette[3 * c : 3 * c + 3] for c in used)
         im = self._Image.frombytes("P", (self.width, self.height), bytes(codes))
         return png.encode_indexed(im, palette)
 
-    def _used_codes(self, codes) -> list[int]:
-        """The codes present on the page, ascending. Pages of one render use the same few codes,
-        so the last page's set is tried first: nothing left after deleting those codes means the
-        page uses a subset of them, found by a byte search each (a histogram of the whole page
-        cost more than twice as much); anything left falls back to the histogram."""
+    def _renumbered(self, codes) -> tuple[list[int], bytes]:
+        """``(codes present ascending, the page with them renumbered 0..n-1)``; a page of more
+        than 16 codes comes back as it is.
+
+        Pages of one render use the same few codes, so the last page's set is tried first: one
+        ``bytes.translate`` renumbers them and sends any other code to 255, and the page is done
+        when no 255 came out and every number did (byte searches). Otherwise a histogram finds
+        the set (it alone cost more than the translate and the searches together)."""
         global _LAST_CODES
         last = _LAST_CODES  # read once: another thread's render may replace it
-        if last and not codes.translate(None, last):
-            return [c for c in last if bytes((c,)) in codes]
+        if 0 < len(last) <= 16:
+            out = codes.translate(_lut(last, 255))
+            if b"\xff" not in out and all(bytes((i,)) in out for i in range(len(last))):
+                return list(last), out
         hist = self._Image.frombuffer("L", (self.width, self.height), bytes(codes), "raw", "L", 0, 1).histogram()
         used = [c for c, n in enumerate(hist) if n]
         _LAST_CODES = bytes(used)
-        return used
+        return used, (codes.translate(_lut(used, 0)) if len(used) <= 16 else codes)
 
     def to_png(self, palette=None) -> tuple[bytes, bool]:
         """Encode: grey when there is no palette, else colour with slot colours."""
@@ -300,7 +300,17 @@ class Canvas:
         return self._indexed_png(self._chops.add(self.img, shifted).tobytes(), tables)
 
 
-_LAST_CODES = b""  # the codes the last indexed page used (see Canvas._used_codes)
+_LAST_CODES = b""  # the codes the last indexed page used (see Canvas._renumbered)
+
+
+def _lut(codes, other: int) -> bytes:
+    """A translate table: ``codes[i]`` -> i, every other byte -> ``other``."""
+    lut = bytearray([other]) * 256
+    for i, c in enumerate(codes):
+        lut[c] = i
+    return bytes(lut)
+
+
 _SLOT_BITS = bytes((s << 5) if 1 <= s <= 7 else 0 for s in range(256))
 _SHIFT4 = [min(255, v << 4) for v in range(256)]
 _DIVIDE = bytes([DIVIDER_CODE]) + bytes(range(1, 256))
