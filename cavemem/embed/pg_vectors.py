@@ -245,7 +245,7 @@ class PgVectorIndex(VectorIndex):
             self._write(self._build_hnsw)
 
     def _build_hnsw(self, conn) -> None:
-        conn.execute("SELECT pg_advisory_xact_lock(%s)", (pgconn.WRITE_LOCK + 2,))  # one builder (searches race here)
+        conn.execute(pgconn.LOCK_SQL, (pgconn.WRITE_LOCK + 2,))  # one builder (searches race here)
         conn.execute("SET LOCAL statement_timeout = 0")  # one build over the whole table
         conn.execute(f"SET LOCAL maintenance_work_mem = '{HNSW_BUILD_MEMORY}'")
         conn.execute(f"CREATE INDEX IF NOT EXISTS {self.tab}_hnsw ON {self.tab} USING hnsw (embedding vector_cosine_ops)")

@@ -26,7 +26,10 @@ from ...errors import CaveError
 from ..backend import mask_url
 
 INSTALL_HINT = 'pip install "cavemem[postgres]"'
-WRITE_LOCK = 0x6361_7665  # "cave": advisory lock key serialising writers of one database
+WRITE_LOCK = 0x6361_7665  # "cave": advisory lock key serialising writers of one store
+# locks are taken in the two-int form keyed by the schema too: stores in two schemas of one
+# database do not wait for each other (a 1M import next door held every remember ~0.7 s)
+LOCK_SQL = "SELECT pg_advisory_xact_lock(%s, hashtext(current_schema()))"
 MIGRATION_LOCK = WRITE_LOCK + 1
 RETRIES = 3
 
@@ -129,7 +132,7 @@ class Server:
                     conn = self.connection()
                     with conn.transaction():
                         if lock is not None:
-                            conn.execute("SELECT pg_advisory_xact_lock(%s)", (lock,))
+                            conn.execute(LOCK_SQL, (lock,))
                         return fn(conn)
                 except psycopg.Error as exc:
                     if attempt < RETRIES and self._retryable(exc):
