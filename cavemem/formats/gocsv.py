@@ -30,13 +30,46 @@ def _field_end(delim: str) -> re.Pattern:
     return pat
 
 
-def read_records(text: str, delim: str = ",", *, check_width: bool = True) -> list[tuple[list[str], int]]:
+SHARE_MIN_CHARS = 1 << 20  # tables this big hold each repeated cell value once
+
+
+class _SharedValues:
+    """Cell values repeated down a column (an ``arch``, ``status`` or version column) kept as
+    one string object each: a 64 MiB table's rows hold millions of equal cells (issue 9). A
+    column found mostly distinct (names, sizes) stops being looked up."""
+
+    CHECK_EVERY = 4096
+    MEMO_FREE = 1 << 17  # a column is judged once its memo holds this many values
+
+    def __init__(self):
+        self.memos: list[dict | None] = []
+        self.rows = 0
+
+    def __call__(self, fields: list[str]) -> list[str]:
+        memos = self.memos
+        if len(memos) < len(fields):
+            memos.extend({} for _ in range(len(fields) - len(memos)))
+        for j, memo in enumerate(memos[: len(fields)]):
+            if memo is not None:
+                f = fields[j]
+                fields[j] = memo.setdefault(f, f)
+        self.rows += 1
+        if self.rows % self.CHECK_EVERY == 0:
+            for j, memo in enumerate(memos):
+                if memo is not None and len(memo) > self.MEMO_FREE and 2 * len(memo) > self.rows:
+                    memos[j] = None
+        return fields
+
+
+def read_records(text: str, delim: str = ",", *, check_width: bool = True, offsets: bool = True) -> list:
     """Parse ``text``; return ``[(fields, end_offset)]`` where ``end_offset`` is the index just
-    after the record's line ending. Raises :class:`CSVError`."""
-    out: list[tuple[list[str], int]] = []
+    after the record's line ending (``offsets=False``: just the fields lists). Raises
+    :class:`CSVError`."""
+    out: list = []
     n = len(text)
     i = 0
     width = -1
+    share = _SharedValues() if n >= SHARE_MIN_CHARS else None
     while i < n:
         # skip empty lines (Go skips them, including "\r\n")
         if text[i] == "\n":
@@ -51,7 +84,9 @@ def read_records(text: str, delim: str = ",", *, check_width: bool = True) -> li
                 width = len(fields)
             elif len(fields) != width:
                 raise CSVError("wrong number of fields")
-        out.append((fields, i))
+        if share is not None:
+            fields = share(fields)
+        out.append((fields, i) if offsets else fields)
     return out
 
 
@@ -125,14 +160,15 @@ def sniff_delimiter(trimmed: str) -> str | None:
     return delim if delim in first else None
 
 
-def sniffed_records(text: str, trimmed: str) -> tuple[str, list[tuple[list[str], int]]] | None:
+def sniffed_records(text: str, trimmed: str, *, offsets: bool = True) -> tuple[str, list] | None:
     """``(delimiter, records)`` of ``text`` read strictly with the delimiter sniffed from
-    ``trimmed`` (its TrimSpace); None when the first line has no delimiter or the parse fails."""
+    ``trimmed`` (its TrimSpace); None when the first line has no delimiter or the parse fails.
+    ``offsets``: as :func:`read_records`."""
     delim = sniff_delimiter(trimmed)
     if delim is None:
         return None
     try:
-        return delim, read_records(text, delim)
+        return delim, read_records(text, delim, offsets=offsets)
     except CSVError:
         return None
 

@@ -48,16 +48,16 @@ def markdown_rows(text: str) -> list[list[str]] | None:
 
 
 def csv_rows(text: str) -> tuple[str, list[list[str]]] | None:
-    got = gocsv.sniffed_records(text, trim_space(text))
+    got = gocsv.sniffed_records(text, trim_space(text), offsets=False)  # no (fields, offset) pair per row
     if got is None:
         return None
     delim, records = got
     if len(records) < 2:
         return None
-    width = len(records[0][0])
+    width = len(records[0])
     if width < 2 or width > 128:
         return None
-    return delim, [r for r, _ in records]
+    return delim, records
 
 
 @remember_last_answer
