@@ -98,3 +98,19 @@ def _vec(text):
     from cavemem.embed.embedder import shared_embedder
 
     return shared_embedder().embed([text])[0]
+
+
+def test_one_pass_judges_at_most_max_sentences_the_newest(monkeypatch):
+    class Counting:
+        seen: list = []
+
+        def embed(self, texts):
+            import numpy as np
+
+            Counting.seen = list(texts)
+            return np.zeros((len(texts), 384), dtype=np.float32)
+
+    monkeypatch.setattr(classify, "MAX_SENTENCES", 3)
+    msgs = [_msg(str(i), "user", f"Sentence number {i} says the service {i} lives on host h{i}.") for i in range(6)]
+    classify.augment(msgs, [], embedder=Counting())
+    assert Counting.seen == [m.text for m in msgs[-3:]]

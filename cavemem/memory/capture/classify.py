@@ -36,6 +36,7 @@ from .transcript import Message
 WEIGHTS = Path(__file__).with_name("data") / "capture_classifier.json"
 ENV = "CAVEMAN_CAPTURE_CLASSIFIER"
 CONFIDENCE = 0.5  # below every rule's, above nothing: an unconfirmed capture for review
+MAX_SENTENCES = 2000  # per capture pass: embedding is ~5 ms a sentence; the rules still read every line
 VETO_BELOW_RULE = 0.6  # only rule candidates at or under this confidence may be vetoed
 _WE = re.compile(r"\b(?:we|our|us|i|my|let's)\b", re.I)
 _CODEISH = re.compile(r"`|\b\w+[./_]\w+|\d")
@@ -147,7 +148,7 @@ def augment(messages: list[Message], found: list[extract.Candidate], embedder=No
     """The rules' candidates ``found``, minus those the classifier is sure are noise, plus the
     sentences it finds durable that no rule candidate covers (confidence :data:`CONFIDENCE`)."""
     model = model or load()
-    rows = rows_of(messages)
+    rows = rows_of(messages)[-MAX_SENTENCES:]  # a first pass over a huge transcript: its newest sentences only
     if model is None or not rows:
         return found
     threshold = model["threshold"] if threshold is None else threshold
