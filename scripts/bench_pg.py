@@ -17,6 +17,9 @@ fresh SQLite home, and writes a table + ``bench-results/bench_pg.json``:
 - **compress**: P processes each compressing K distinct JSON payloads through the engine (its
   recovery store on the server) and retrieving every handle; exact = retrieved bytes equal the
   input. Target: all exact.
+- **import rate** (``--import-rate SOURCE_DB N``): N realistic texts imported as new memories into
+  each backend; wall rate beside the CPU a memory of the importer, its parsing workers and the
+  server. ``--latency`` reports CPU beside wall too (p50/p95 of the process, mean of the server).
 """
 
 from __future__ import annotations
@@ -191,17 +194,72 @@ def bench_latency(stores: dict[str, str], rounds: int = 1, embed: str = "") -> d
     ms = {name: Memory(target, clock=lambda: dev.NOW, cwd="/", scorers=scorers) for name, target in stores.items()}
     for m in ms.values():
         m.recall("warm up the caches", project=bms.PROJECT, limit=10, now=dev.NOW)
-    lat: dict[str, list[tuple[float, str]]] = {name: [] for name in ms}
+    lat: dict[str, list[tuple[float, float, str]]] = {name: [] for name in ms}
+    server0 = {name: _server_cpu(m) for name, m in ms.items()}
+    load0 = os.getloadavg()[0]
     for _ in range(rounds):
         for q in qs:
             for name, m in ms.items():
-                t0 = time.perf_counter()
+                c0, t0 = time.process_time(), time.perf_counter()
                 m.recall(q["q"], project=q["project"], limit=10, now=dev.NOW)
-                lat[name].append(((time.perf_counter() - t0) * 1000, q["split"]))
-    out = {"rounds": rounds, "questions": len(qs), "load": round(os.getloadavg()[0], 1)}
+                lat[name].append(((time.perf_counter() - t0) * 1000, (time.process_time() - c0) * 1000, q["split"]))
+    out = {"rounds": rounds, "questions": len(qs), "load": round((load0 + os.getloadavg()[0]) / 2, 1)}
     for name, got in lat.items():
-        out[name] = {s: {"p50": bms.pct([t for t, x in got if x == s], 0.5), "p95": bms.pct([t for t, x in got if x == s], 0.95)}
-                     for s in ("tune", "check")}
+        out[name] = {s: {"p50": bms.pct([t for t, _, x in got if x == s], 0.5), "p95": bms.pct([t for t, _, x in got if x == s], 0.95),
+                         "cpu_p50": bms.pct([c for _, c, x in got if x == s], 0.5),
+                         "cpu_p95": bms.pct([c for _, c, x in got if x == s], 0.95)} for s in ("tune", "check")}
+        spent = _server_cpu(ms[name]) - server0[name]
+        if spent > 0:
+            out[name]["server_cpu_ms_mean"] = round(spent * 1000 / len(got), 2)
+    return out
+
+
+def _server_cpu(m) -> float:
+    """CPU seconds the store's server backend has used (a local PostgreSQL: /proc of its pid;
+    SQLite: 0, its work is the process's own CPU). The load-independent half of a recall's cost
+    on a shared machine, where wall-clock percentiles mostly measure the other processes."""
+    srv = getattr(m.store, "srv", None)
+    if srv is None:
+        return 0.0
+    try:
+        pid = srv.query("SELECT pg_backend_pid()")[0][0]
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+def bench_import(url: str, source_db: str, n: int) -> dict:
+    """Import rate on both backends: the first ``n`` texts of a kept scale store (``--scale
+    --keep``'s SQLite file: the realistic distractors) as new-memory JSON lines through
+    ``Memory.import_lines`` (parsing, redaction, analysis, COPY on PostgreSQL), into a fresh
+    SQLite file and the fresh schema; wall rate, and CPU µs a memory of this process, its
+    parsing workers and the server backend — on a shared machine the wall rate measures the
+    load, the CPU what a quiet one would do."""
+    import resource
+    import sqlite3
+
+    from cavemem import Memory
+
+    src = sqlite3.connect(f"file:{source_db}?mode=ro", uri=True)
+    lines = [json.dumps({"text": t, "project": "ledger", "created_at": "2024-03-01T00:00:00Z"})
+             for (t,) in src.execute("SELECT text FROM memories ORDER BY seq LIMIT ?", (n,))]
+    out: dict = {"memories": len(lines), "workers": os.environ.get("CAVEMAN_IMPORT_WORKERS", "default")}
+    for name, target in (("sqlite", str(Path(tempfile.mkdtemp(prefix="cavemem-pg-import-")) / "mem.db")), ("postgres", url)):
+        m = Memory(target, cwd="/", scorers=())
+        kids0, cpu0, srv0, t0 = resource.getrusage(resource.RUSAGE_CHILDREN), time.process_time(), _server_cpu(m), time.perf_counter()
+        load0 = os.getloadavg()[0]
+        rep = m.import_lines(lines)
+        wall = time.perf_counter() - t0
+        kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+        per = 1e6 / max(len(lines), 1)
+        out[name] = {"imported": rep.imported, "wall_s": round(wall, 1), "per_s": round(len(lines) / wall),
+                     "cpu_us": {"process": round((time.process_time() - cpu0) * per, 1),
+                                "workers": round((kids.ru_utime + kids.ru_stime - kids0.ru_utime - kids0.ru_stime) * per, 1),
+                                "server": round((_server_cpu(m) - srv0) * per, 1)},
+                     "load": round((load0 + os.getloadavg()[0]) / 2, 1)}
+        print(f"  import {name}: {out[name]}", flush=True)
     return out
 
 
@@ -242,6 +300,8 @@ def main() -> None:
     ap.add_argument("--keep", action="store_true", help="keep the PostgreSQL schema (its URL is printed)")
     ap.add_argument("--latency", nargs=2, metavar=("SQLITE_DB", "PG_URL"),
                     help="only recall latency on two stores kept by an earlier --scale --keep run, asked in turn")
+    ap.add_argument("--import-rate", nargs=2, metavar=("SOURCE_DB", "N"),
+                    help="also the import rate of N texts of a kept scale store's SQLite file, on both backends")
     ap.add_argument("--embed", action="store_true", help="keep semantic recall on (default: lexical ranking, CAVEMAN_EMBED=0)")
     ap.add_argument("--out", type=Path, default=RESULTS)
     args = ap.parse_args()
@@ -274,6 +334,9 @@ def main() -> None:
             result["writers"] = bench_writers(url, args.writers, args.remembers)
             print(f"{args.compressors} compress processes × {args.compresses} …", flush=True)
             result["compress"] = bench_compress(url, args.compressors, args.compresses)
+        if args.import_rate:
+            print(f"import rate: {int(args.import_rate[1]):,} memories into each backend …", flush=True)
+            result["import"] = bench_import(url, args.import_rate[0], int(args.import_rate[1]))
         if args.scale:
             print(f"scale: {args.scale:,} memories into each backend …", flush=True)
             result["scale"] = bench_scale(url, args.scale, backends=args.scale_backends.split(","),
@@ -294,6 +357,13 @@ def main() -> None:
 
 
 def print_table(r: dict) -> None:
+    if "import" in r:
+        im = r["import"]
+        print(f"\nimport {im['memories']:,} (workers {im['workers']})   per s   CPU µs a memory: process / workers / server   load")
+        for name in ("sqlite", "postgres"):
+            d = im[name]
+            c = d["cpu_us"]
+            print(f"{name:<34}{d['per_s']:>6}   {c['process']:>8} / {c['workers']:>7} / {c['server']:>6}{d['load']:>12}")
     if "locomo" in r:
         lo = r["locomo"]
         print(f"\n{'LoCoMo':<26}{'turn@10 tune':>14}{'turn@10 check':>15}{'sess@5 tune':>13}{'sess@5 check':>14}")
