@@ -5,12 +5,14 @@ incremental cost on a 50 MB transcript.
 
     python scripts/bench_capture.py            # table + bench-results/bench_capture.json
     python scripts/bench_capture.py --big-mb 50
+    python scripts/bench_capture.py --classifier   # rules + learned classifier beside the rules alone (needs [embed])
 
 Dev set: tests/data/transcripts/*.jsonl with gold.json. Split fixed by file name:
 sha256(name)[0] < 154 (0.6·256) → tune, else check; "fresh" files were written after an earlier
 freeze (their misses were then seen while the rules were generalised, so they are no longer held
 out); "newfresh" files (sessions_fresh3.py) were written and labelled after commit 8ba7c6d and
-never tuned on — the honest held-out figure. All files go through one store in session
+never tuned on — the honest held-out figure. The voices sets (gold_voices.json, build_voices.py) split
+by sha256(name)[0] < 86 → vcheck, else vtune. All files go through one store in session
 order (later sessions update earlier facts); figures are computed per split. Recall: gold items
 matched by a memory captured from that session (all ``must`` words present); precision: captured
 memories of the session that match one of its gold items; noise: the session's noise strings found in a

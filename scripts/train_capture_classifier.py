@@ -4,8 +4,9 @@
     python scripts/train_capture_classifier.py --cv          # cross-validated figures, per threshold
     python scripts/train_capture_classifier.py --write       # train on all tune files, write the weights
 
-Data: every tests/data/transcripts/*.jsonl in gold.json except the held-out sets (fresh6, fresh7,
-never read here). Each sentence of user / assistant conversation text that the classifier judges
+Data: every tests/data/transcripts/*.jsonl in gold.json and gold_voices.json except the held-out sets
+(fresh6-8, never read here) and the voices check part (vcheck: never trained on; ``--check`` scores it
+per threshold with one model trained on every tune file — the cut-off and default are chosen there). Each sentence of user / assistant conversation text that the classifier judges
 (:func:`classify.rows_of`) is a sample; it is positive when it holds every ``must`` word of one of
 its file's gold items (that item's kind is its kind), negative otherwise. Model: L2 logistic
 regression in numpy over the MiniLM vector and :func:`classify.features`, positives weighted to
