@@ -13,7 +13,7 @@ Invariants kept here and nowhere else:
 
 from __future__ import annotations
 
-import threading
+import _thread  # threading's own lock; threading itself only for a big input's count
 
 from ..errors import BudgetExceeded, CaveError, UnknownHandle
 from ..compressors import safety
@@ -57,7 +57,7 @@ class Engine:
     def __init__(self, store=_DEFAULT_STORE, counter=None, registry: Registry | None = None):
         self._store = store
         self._store_error: CaveError | None = None
-        self._lock = threading.Lock()
+        self._lock = _thread.allocate_lock()
         if counter is None:
             from ..tokens import default_counter
 
@@ -144,6 +144,8 @@ class Engine:
                 box.append(self.counter.count(data))
             except Exception:  # noqa: BLE001 - wait() counts again on the caller's thread
                 pass
+
+        import threading
 
         worker = threading.Thread(target=count, daemon=True)
         worker.start()

@@ -8,7 +8,7 @@ written by hand.
 from __future__ import annotations
 
 import importlib
-import threading
+import _thread
 from dataclasses import dataclass
 
 from ..compressors import safety
@@ -53,7 +53,7 @@ class Registry:
         for e in entries:  # a later registration replaces an earlier one
             self._entries[e.content_type] = e
         self._instances: dict[str, object] = {}
-        self._lock = threading.Lock()
+        self._lock = _thread.allocate_lock()
 
     def entries(self) -> list[Entry]:
         return list(self._entries.values())

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import stat
-import threading
+import _thread  # threading's own locks, without importing threading (start-up)
 import time
 from collections.abc import Callable, Sequence
 
@@ -31,7 +31,7 @@ class Database:
         self.conn = conn
         self.path = path
         self.readonly = readonly
-        self.lock = threading.RLock()
+        self.lock = _thread.RLock()
 
     def _conn(self) -> sqlite3.Connection:
         if self.conn is None:
@@ -183,7 +183,7 @@ def _check_ours(fd: int, st: os.stat_result, path: str, label: str) -> None:
 # holds a file we must never open/close another descriptor on it (doing so drops SQLite's WAL
 # locks and lets another process truncate the shared-memory file under us: SIGBUS).
 _OPEN_IN_PROCESS: dict[str, int] = {}
-_OPEN_LOCK = threading.Lock()
+_OPEN_LOCK = _thread.allocate_lock()
 
 
 def _chmod_private(path: str, label: str) -> None:
