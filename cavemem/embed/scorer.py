@@ -39,7 +39,7 @@ one tuning question and is less cautious, so 0.45 stays). The coding-agent dev s
 22% tune / 15% check); 0.32 — still under every LoCoMo off-topic cosine — cut that to 6.7% / 6.7%
 with r@5 0.71 → 0.81 (tune), LoCoMo turn r@10 82.9% → 83.2%; vouch is 0.32 since. Override them with
 ``CAVEMAN_MEM_FUSION="extra.semantic=…"`` (weight) and
-(since MiniLM is the default: weight 1.5 with lexical 0.7 while meaning works, floor 0.15, vouch
+(since MiniLM is the default: weight 1.5 with lexical 0.7 (now 0.4, see RankConfig.extra_lexical) while meaning works, floor 0.15, vouch
 0.28 inside the joint gate of :mod:`cavemem.memory.rank` — chosen on the tune splits of the dev
 set (no-hit answerable 6.7% → 2.2%, off-topic refused 93% → 97.7%, r@5 0.81 → 0.88, MRR 0.65 →
 0.72) and of LoCoMo (turn r@10 on conversations 0-1 81.8% with the old weights, 81.4% now))

@@ -16,7 +16,8 @@ Pipeline for one query (SQLite + a little Python, no model):
    candidates' stored terms, so every signal below sees the same numbers. With
    ``expansion_terms`` > 0, the most specific terms of the top ``expansion_docs`` memories form
    a second, expansion query (pseudo-relevance feedback: query expansion from the corpus itself);
-   its BM25, normalised on its own, is fused at ``expansion_weight`` so it reorders the tail
+   its BM25, normalised on its own, is fused at ``expansion_weight`` (``extra_expansion`` while an
+   extra scorer works) so it reorders the tail
    without displacing the best direct matches.
 4. **Refusal gate.** *Coverage* is the share of the query's IDF mass a memory matches; a word no
    memory contains counts with the largest possible IDF. If no candidate covers at least
@@ -169,7 +170,7 @@ class Ranker:
                 df.update(self.store.doc_freqs(added))
                 for t in added:
                     idf[t] = bm25_idf(n_docs, df[t])
-                    weights[t] = cfg.expansion_weight
+                    weights[t] = cfg.extra_expansion if joint is not None else cfg.expansion_weight
                 new = [s for s in pool if s not in bodies]
                 bodies.update({seq: Counter(b) for seq, b in self.store.bodies(new).items()})
                 for seq in pool:
@@ -196,9 +197,9 @@ class Ranker:
 
         ranked: list[Ranked] = []
         base_scores: dict[int, float] = {}
-        # with a working extra scorer, meaning leads (extra.semantic 1.5, lexical 0.7): dev set tune
-        # r@5 0.83 -> 0.88; lexical 0.2 / semantic 3 gave 0.90 there but LoCoMo conv 0-1 turn r@10
-        # 81.8% -> 74.5% (conversation turns lean on words); 0.7 / 1.5 keeps LoCoMo at 81.4%
+        # with a working extra scorer, meaning leads (extra.semantic 1.5, lexical 0.7, now 0.4 — see
+        # RankConfig.extra_lexical): dev set tune r@5 0.83 -> 0.88; lexical 0.2 / semantic 3 gave 0.90
+        # there but LoCoMo conv 0-1 turn r@10 81.8% -> 74.5% (conversation turns lean on words)
         meaning = joint is not None
         w_lex = cfg.extra_lexical * best_cov ** cfg.lexical_confidence if meaning else cfg.lexical
         w_cov = cfg.extra_coverage if meaning else cfg.coverage
