@@ -151,7 +151,7 @@ def png_encoders(rounds: int = 5) -> list[dict]:
     page = render_bytes(service_log(28080), RenderRequest(level="conservative"), count_text_tokens=False).pages[0]
     image = Image.open(io.BytesIO(page.png))
     image.load()
-    palette = bytes(image.getpalette()[: 3 * (max(image.getdata()) + 1)])
+    palette = bytes(image.getpalette()[: 3 * (image.getextrema()[1] + 1)])
 
     def pillow() -> bytes:
         buf = io.BytesIO()
