@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -304,9 +305,10 @@ def test_source_with_nothing_to_elide_passes_through_as_code_not_as_prose():
     assert eng.compress(data, type="text").tokens_after < res.tokens_after / 2  # what the prose route would have done
 
 
-def test_program_table_the_tabular_reader_declines_falls_back_to_text():
-    """``ps aux``-style output detects as tabular; the strict tabular reader declines it (not
-    CSV/TSV/Markdown), so the text reader compresses it and the report names text."""
+def test_program_table_is_compressed_as_a_table_with_every_hidden_row_named():
+    """``ps aux``-style output (first column all ``root``) detects and routes as tabular: the
+    aligned-table reader names each hidden row by its first cell plus the next distinct column
+    (``root 17``), so nothing is hidden without a name, and the original comes back exactly."""
     row = "root     {:>5}  0.0  0.0  {:>5} {:>5} ?        S    21:48   0:00 /usr/lib/systemd/worker --id {}\n"
     table = "USER       PID %CPU %MEM    VSZ   RSS TTY      STAT START   TIME COMMAND\n"
     table += "".join(row.format(i, 5000 + i % 3, 900 + i % 5, i % 4) for i in range(1, 400))
@@ -316,10 +318,10 @@ def test_program_table_the_tabular_reader_declines_falls_back_to_text():
     assert detect(data) == "tabular"
     eng = Engine(store=open_ccr(":memory:"))
     res = eng.compress(data)
-    assert res.content_type == "text" and res.recovery_handle and res.tokens_after < res.tokens_before
+    assert res.content_type == "tabular" and res.recovery_handle and res.tokens_after < res.tokens_before / 2
     assert eng.retrieve(res.recovery_handle) == data
-    forced = eng.compress(data, type="tabular")  # a forced type never falls back
-    assert forced.passed_through and forced.content_type == "tabular"
+    named = {int(pid) for pid in re.findall(r"\broot +(\d+)\b", res.output.decode())}  # shown rows and marker names
+    assert named == set(range(1, 400))
 
 
 def test_best_of_json_uses_the_engines_counter(monkeypatch):
