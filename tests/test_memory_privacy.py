@@ -278,20 +278,26 @@ ADVERSARIAL = {
 }
 
 
+def _cpu_best_of_three(work) -> tuple[object, float]:
+    """The least CPU time of three runs: a busy machine's stalls must not read as a quadratic path."""
+    best, result = float("inf"), None
+    for _ in range(3):
+        t0 = time.process_time()
+        result = work()
+        best = min(best, time.process_time() - t0)
+    return result, best
+
+
 def _linear_scan(text: str) -> float:
     """A plain linear pass over the same text: one regex match object per character."""
-    t0 = time.perf_counter()
-    sum(1 for _ in re.finditer(r".", text, re.S))
-    return time.perf_counter() - t0
+    return _cpu_best_of_three(lambda: sum(1 for _ in re.finditer(r".", text, re.S)))[1]
 
 
 @pytest.mark.parametrize("name", sorted(ADVERSARIAL))
 def test_adversarial_inputs_redact_in_linear_time(name):
     text = ADVERSARIAL[name]
     base = _linear_scan(text)
-    t0 = time.perf_counter()
-    out, _ = redact(text)
-    took = time.perf_counter() - t0
+    (out, _), took = _cpu_best_of_three(lambda: redact(text))
     # 1 s on an idle machine; on a loaded one the linear scan slows down alike and stretches the bound
     assert took < max(1.0, 10 * base), (name, took, base)
     assert took < 25 * base + 0.05, (name, took, base)
