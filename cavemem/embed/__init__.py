@@ -103,12 +103,9 @@ def sidecar_dir(db_path: str) -> str:
 
 def switch() -> bool | None:
     """``CAVEMAN_EMBED``: True (on), False (off) or None (unset: follow the store)."""
-    value = os.environ.get(ENV_SWITCH, "").strip().lower()
-    if value in ("1", "true", "yes", "on"):
-        return True
-    if value in ("0", "false", "no", "off"):
-        return False
-    return None
+    from ..envflag import env_switch
+
+    return env_switch(ENV_SWITCH)
 
 
 def disabled_marker(db_path: str) -> str:

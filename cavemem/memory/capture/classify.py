@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -69,12 +68,10 @@ DEFAULT_ON = True  # chosen on the voices check part (see the module docstring);
 
 def switched_on() -> bool:
     """``CAVEMAN_CAPTURE_CLASSIFIER=1`` / ``=0`` turns it on / off; unset, :data:`DEFAULT_ON`."""
-    value = os.environ.get(ENV, "").strip().lower()
-    if value in ("1", "true", "yes", "on"):
-        return True
-    if value in ("0", "false", "no", "off"):
-        return False
-    return DEFAULT_ON
+    from ...envflag import env_switch
+
+    chosen = env_switch(ENV)
+    return DEFAULT_ON if chosen is None else chosen
 
 
 def _embed_plugin(db_path: str | None):
