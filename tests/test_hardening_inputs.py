@@ -17,7 +17,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cavemem.hooks import claude_code
-from cavemem.hooks.deadline import TIMED_OUT, run_with_deadline
 from cavemem.mcp.server import defuse_line
 from cavemem.mcp.tools import INVALID_MARK, Tools
 
@@ -80,26 +79,6 @@ def test_02_property_import_reports_every_bad_line_and_keeps_the_good(tmp_path, 
 
 
 # -- item 3: hooks --------------------------------------------------------------------------------
-
-
-def test_03_deadline_holds_while_the_work_holds_the_gil():
-    slow = re.compile(r"(a+)+$")  # catastrophic backtracking: one C call, GIL never released
-    t0 = time.monotonic()
-    out, exc = run_with_deadline(lambda: slow.match("a" * 40 + "b"), 0.3)
-    elapsed = time.monotonic() - t0
-    assert out is TIMED_OUT and exc is None
-    assert elapsed < 3.0, elapsed  # unbounded, the match runs for hours; a loaded machine may take a while to reap
-
-
-def test_03_deadline_passes_results_and_errors_back():
-    assert run_with_deadline(lambda: {"ok": [1, "é"]}, 5) == ({"ok": [1, "é"]}, None)
-    from cavemem.errors import CaveError
-
-    def boom():
-        raise CaveError("cave_store_locked", "locked")
-
-    out, exc = run_with_deadline(boom, 5)
-    assert out is None and exc.code == "cave_store_locked" and exc.message == "locked"
 
 
 def _startup() -> float:
@@ -275,9 +254,13 @@ def test_03_property_hostile_hook_events_answer_fast_and_fail_open(monkeypatch, 
     from cavemem.cli.commands.hook import handle
 
     monkeypatch.setenv("CAVEMAN_CAPTURE", "0")
-    out, exc = run_with_deadline(lambda: handle(name, raw), 5)
-    assert out is not TIMED_OUT
-    if exc is not None:  # the hook logs these and prints nothing; never a hang or a crash of the runner
+    out, exc, started = None, None, time.process_time()
+    try:
+        out = handle(name, raw)
+    except Exception as caught:  # noqa: BLE001 - run_hook logs these and prints nothing
+        exc = caught
+    assert time.process_time() - started < 5  # fast: the deadline (cli/watchdog.py) is a backstop, not the plan
+    if exc is not None:  # never a crash of the runner: only the errors the hook reports
         assert type(exc).__name__ in ("HookInputError", "CaveError", "RuntimeError"), repr(exc)
     elif out is not None:
         json.dumps(out).encode("utf-8")

@@ -1,7 +1,7 @@
 """A hard wall-clock deadline for work done in this very process (the Claude Code hooks).
 
 A hook must answer within its budget, or print nothing and exit 0. Running the work in a forked
-worker that the parent kills (``cavemem.hooks.deadline``) doubled the start-up that counts: the
+worker that the parent killed (the first design, removed) doubled the start-up that counts: the
 child copies every page it writes (about 1,300 page faults for ``user-prompt``, each several
 microseconds on a virtual machine). Here the work stays on the main thread and two clocks watch it:
 
