@@ -295,10 +295,11 @@ def from_user(msg: Message, body: str, options: dict[str, str] | None = None) ->
         return [replace(pick, source_message=msg.uuid)]
     from . import shapes
 
-    for s in sentences(body):
-        if s.endswith("?") or _CREDENTIAL.search(s):
+    items = shapes.listed(body)
+    for raw in sentences(body):
+        if raw.endswith("?") or _CREDENTIAL.search(raw):
             continue
-        s = shapes.without_task_tail(strip_lead(s))
+        s = shapes.without_task_tail(strip_lead(raw))
         if _DECISION.search(s):
             gone = _FROM_TO.search(s)
             old = next((g for g in gone.groups() if g), None) if gone else None
@@ -307,7 +308,7 @@ def from_user(msg: Message, body: str, options: dict[str, str] | None = None) ->
             out.append(Candidate(_finish(s), "preference", "preference", 0.8, msg.uuid))
         else:
             found = [c for clause in _CLAUSE.split(s) for c in (facts_in(msg, clause, 0.7) or _practice(msg, strip_lead(clause)))]
-            out.extend(found or _practice(msg, s) or shapes.by_values(msg, s) or statement(msg, s))
+            out.extend(found or _practice(msg, s) or shapes.by_values(msg, s) or statement(msg, s) or shapes.list_item(msg, raw, s, items))
     return out
 
 

@@ -46,6 +46,24 @@ def current_by_entity(memory, project: str, entity: str):
     return record_from_row(rows[0]) if rows else None
 
 
+def same_subject(memory, project: str, cand: extract.Candidate):
+    """The current memory keyed by the same subject under another attribute: "Prod rds: db.t3.medium"
+    (a topic line, ``decision:prod rds``) then "prod rds is db.r6g.large now" (``setting:prod rds``).
+    Facts only, and subjects of two words at least, so one bare word never ties two memories."""
+    from ..model import SELECT_ROWS, record_from_row
+
+    attr, _, subject = (cand.entity or "").partition(":")
+    if cand.capture_kind != "fact" or len(subject.split()) < 2:
+        return None
+    sql = (SELECT_ROWS + " WHERE project = ? AND entity LIKE ? AND entity != ? AND valid_until IS NULL AND NOT EXISTS "
+           "(SELECT 1 FROM mem_capture c WHERE c.id = memories.id AND c.capture_kind IN ('bugfix', 'explicit')) ORDER BY ts DESC LIMIT 5")
+    for row in memory.store.read(sql, (project, "%:" + subject, cand.entity)):
+        rec = record_from_row(row)
+        if (rec.entity or "").partition(":")[2] == subject:
+            return rec
+    return None
+
+
 def replaced_memory(memory, project: str, cand: extract.Candidate):
     """The current memory a candidate says it replaces: for "switching tracking from wandb to
     mlflow", the newest current memory of the project naming wandb; for a fact whose subject is
@@ -82,7 +100,7 @@ def same_value(old_text: str, new_text: str) -> bool:
 def store_candidate(memory, cand: extract.Candidate, project: str, session: str, at: str | None = None) -> dict | None:
     """Remember one candidate (a changed fact supersedes the older one); None when refused."""
     old = current_by_entity(memory, project, cand.entity) if cand.entity else None
-    old = old if old is not None else replaced_memory(memory, project, cand)
+    old = old if old is not None else same_subject(memory, project, cand) or replaced_memory(memory, project, cand)
     if old is not None and slots.other_scope(cand.text, old.text):
         old = None  # one key, two environments ("port:main" said of dev, then of prod): both stay
     old = old if old is not None else slots.replaced(memory, project, cand)

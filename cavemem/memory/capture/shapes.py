@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from . import slots
-from .extract import _CHATTER, _CREDENTIAL, _SYMPTOM, _TASK, Candidate, _finish
+from .extract import _BULLET, _BYE, _CHATTER, _CREDENTIAL, _SYMPTOM, _TASK, _TRANSIENT, Candidate, _finish
 from .transcript import Message
 
 _PARTS = re.compile(r"\s*(?:,|;|\+|/(?=\s)|\s&\s|\band\b)\s*", re.I)
@@ -69,3 +69,33 @@ def changed_value(msg: Message, sentence: str) -> list[Candidate]:
 
 def by_values(msg: Message, sentence: str) -> list[Candidate]:
     return stack_line(msg, sentence) or changed_value(msg, sentence)
+
+
+# a list of what happened ("Results so far:", "Errors:", "TODO:") is no spec of the project
+_LOG_HEADER = re.compile(r"\b(?:results?|so\s+far|status|progress|output|logs?|errors?|warnings?|traces?|todo|tasks?|questions?|"
+                         r"steps?|issues?|problems?|failures?|changes|changelog|done|next)\b", re.I)
+
+
+def listed(body: str) -> list[str]:
+    """The items of a spec list the user wrote ("- horizon 8 weeks ahead", "- polars for features,
+    pandas only at the model boundary"): two or more bullet lines, not under a results / todo
+    header. Terse writers state a project's setup this way, without the verbs the sentence rules need."""
+    items, header = [], ""
+    for line in body.splitlines():
+        if _BULLET.match(line):
+            items.append(_BULLET.sub("", line).strip().strip("*").strip())
+        elif line.strip() and not items:
+            header = line
+    return items if len(items) >= 2 and not _LOG_HEADER.search(header) else []
+
+
+_DEICTIC = re.compile(r"\b(?:those|these|them|this|that|it)\b", re.I)  # "keep those features": about the turn, not the project
+
+
+def list_item(msg: Message, raw: str, sentence: str, items: list[str]) -> list[Candidate]:
+    """``sentence`` (``raw`` without its lead-in) of a spec-list item that no other rule read, as a low-confidence fact."""
+    if (not any(raw in item for item in items) or len(sentence.split()) < 3 or sentence.rstrip().endswith("?") or _DEICTIC.search(sentence)
+            or _TASK.search(sentence) or _CHATTER.match(sentence) or _SYMPTOM.search(sentence) or _CREDENTIAL.search(sentence)
+            or _TRANSIENT.search(sentence) or _BYE.search(sentence)):
+        return []
+    return [Candidate(_finish(sentence), "fact", "fact", 0.55, msg.uuid)]

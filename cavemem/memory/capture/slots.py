@@ -28,7 +28,7 @@ _SCOPES = {"prod": "prod", "production": "prod", "prd": "prod", "live": "prod", 
            "sandbox": "sandbox", "beta": "beta", "canary": "canary", "demo": "demo"}
 _CHANGE = re.compile(r"\b(?:now|new|moved?|moving|changed?|changing|switch(?:ed|ing)?|bump(?:ed|ing)?|upgrad(?:ed|ing|e)|"
                      r"downgrad(?:ed|ing|e)|updated?|migrated?|instead|no\s+longer|any\s?more|from\s+\S+\s+to|shift(?:ed)?|"
-                     r"raised?|lowered?|increased?|decreased?|went|renamed?|replaced?)\b", re.I)
+                     r"raised?|lowered?|increased?|decreased?|went|renamed?|replaced?|go(?:es)?\s+(?:up\s+|down\s+)?to)\b", re.I)
 _TIME = re.compile(r"\b(?:[01]?\d|2[0-3]):[0-5]\d\b")
 _HOST = re.compile(r"\b(?:[a-z][a-z0-9+]*://)?(?P<v>[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|io|org|dev|app|internal|local|lan|"
                    r"cloud|corp|svc|cluster\.local))\b|\b(?P<ip>(?:\d{1,3}\.){3}\d{1,3})\b", re.I)
@@ -37,6 +37,13 @@ _PORT = re.compile(r"\bport\s+:?(?P<a>\d{2,5})\b|(?<![\w.:])\:(?P<b>\d{2,5})\b|\
                    r"(?P<c>\d{2,5})\b|\bport\b[^.;,]{0,20}?\bto\s+:?(?P<d>\d{2,5})\b", re.I)
 _QTY = re.compile(r"\b(?P<v>\d+(?:[.,]\d+)?)\s?(?P<u>[kmg]?hz|[kmgt]i?b|ms|kbps|mbps|fps|rpm|baud|"
                   r"yen|jpy|eur|euros?|usd|dollars?|gbp|kes|inr|rupees?|baht|vnd|brl|reais|pln|chf|sek|nok|dkk)\b", re.I)  # amounts too
+# durations ("horizon 8 weeks", "retention 30 days"), the unit made singular so "1 week" and "2 weeks" are one type
+_DURATION = re.compile(r"\b(?P<v>\d+(?:[.,]\d+)?)\s?(?P<u>week|day|hour|month|minute|year)s?\b", re.I)
+# a cloud instance size ("db.t3.medium" -> "db.r6g.large", "m5.xlarge"): no host, yet a value that changes
+_SIZE = re.compile(r"\b(?:[a-z]+\.)?[a-z]{1,3}\d+[a-z]*\.(?:nano|micro|small|medium|large|\d*xlarge|metal)\b", re.I)
+# "Quarkus we upgrade now to 3.15", "postgres got bumped to 16.4": the named thing before the change verb
+_VERSION_TO = re.compile(r"\b(?P<name>[a-z][\w+#-]{1,24})\s+(?:(?:we|i|is|was|has|have|been|got|gets|now|just|finally|also)\s+){0,3}"
+                         r"(?:upgrad|bump|mov|updat|migrat|went|go)\w*\s+(?:now\s+)?to\s+v?(?P<v>\d{1,3}\.\d+(?:\.\d+)?)\b", re.I)
 _CONST = re.compile(r"\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b")
 _BIGNUM = re.compile(r"(?<![\w.:/-])\d{4,7}(?![\w.:/-])")
 # "python 3.11", "iOS to 17", "node 20", "Airflow 2.10", "go 1.22"; the named thing before the number
@@ -101,6 +108,13 @@ def values(text: str) -> dict[str, frozenset[str]]:
         add("port", next(g for g in m.groups() if g))
     for m in _QTY.finditer(flat):
         add("qty:" + m.group("u").lower(), m.group("v"))
+    for m in _DURATION.finditer(flat):
+        add("qty:" + m.group("u").lower(), m.group("v"))
+    for m in _SIZE.finditer(flat):
+        add("size", m.group(0))
+    for m in _VERSION_TO.finditer(flat):
+        if m.group("name").lower() not in _NOT_NAME:
+            add("version:" + m.group("name").lower(), m.group("v"))
     for m in _CONST.finditer(flat):
         add("const", m.group(0))
     for m in _BIGNUM.finditer(flat):

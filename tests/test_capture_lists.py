@@ -1,0 +1,46 @@
+"""Capture: a terse spec list is read item by item (a results list is not); a later session's
+change of a version, a duration or an instance size supersedes the earlier memory, also when the
+two sessions key the subject differently ("Prod rds: …" then "prod rds is … now")."""
+
+from __future__ import annotations
+
+import pytest
+
+from cavemem.memory.capture import slots
+from test_capture_shapes import _texts
+from test_capture_slots import _current, _session
+from test_capture import stores  # noqa: F401 - the same memory + recovery store fixture
+
+
+def test_a_spec_list_is_kept_item_by_item_but_not_what_refers_to_the_turn():
+    got = _texts(("u", "- horizon 8 weeks ahead\n- never shuffle for CV, it's a time series\n"
+                       "- polars for feature engineering, pandas only at the model boundary\n- nice, keep those features"))
+    assert got == ["Horizon 8 weeks ahead.", "Never shuffle for CV, it's a time series.",
+                   "Polars for feature engineering, pandas only at the model boundary."]
+
+
+def test_a_results_list_and_a_single_line_are_not_a_spec():
+    assert _texts(("u", "Results so far:\n- LightGBM at 21.4% on the holdout\n- naive baseline at 29.8% on it")) == []
+    assert _texts(("u", "- polars for feature engineering")) == []  # one bullet: no list
+
+
+def test_values_read_a_version_named_before_the_change_a_duration_and_a_size():
+    assert slots.values("Quarkus we upgrade now to 3.15, it has the fix.")["version:quarkus"] == {"3.15"}
+    assert slots.replaces("Quarkus we upgrade now to 3.15.", "Java 21 with Quarkus 3.11.") == 3
+    assert slots.values("horizon 8 weeks ahead") == {"qty:week": {"8"}}
+    assert slots.replaces("The horizon goes to 12 weeks, merchandising asked for it.", "Horizon 8 weeks ahead.") == 2
+    assert slots.replaces("Sessions now expire after 12 weeks.", "Horizon 8 weeks ahead.") == 0  # another subject
+    assert slots.values("prod rds is db.r6g.large now")["size"] == {"db.r6g.large"}
+
+
+@pytest.mark.usefixtures("db_backend")
+def test_a_topic_line_is_updated_by_a_later_setting_of_the_same_subject(tmp_path, stores):
+    mem, ccr = stores
+    from cavemem.memory.capture import capture_transcript
+
+    first = capture_transcript(mem, _session(tmp_path / "a.jsonl", "s1", "prod rds: db.t3.medium. staging rds: db.t3.small"),
+                               ccr=ccr, project="p").stored
+    later = capture_transcript(mem, _session(tmp_path / "b.jsonl", "s2", "go. prod rds is db.r6g.large now. staging stays"),
+                               ccr=ccr, project="p").stored
+    assert [g["status"] for g in later] == ["superseded"] and later[0]["supersedes"] == first[0]["id"]
+    assert _current(mem) == ["Prod rds is db.r6g.large now. staging stays.", "Staging rds: db.t3.small."]
