@@ -44,3 +44,17 @@ def test_a_topic_line_is_updated_by_a_later_setting_of_the_same_subject(tmp_path
                                ccr=ccr, project="p").stored
     assert [g["status"] for g in later] == ["superseded"] and later[0]["supersedes"] == first[0]["id"]
     assert _current(mem) == ["Prod rds is db.r6g.large now. staging stays.", "Staging rds: db.t3.small."]
+
+
+def test_how_people_feel_an_open_choice_and_a_problem_report_are_not_stored():
+    assert _texts(("u", "Lighthouse says 41 performance on mobile, marketing is unhappy.")) == [
+        "Lighthouse says 41 performance on mobile."]
+    assert _texts(("u", "We must choose how terminals talk to the API when internet is down in the shop.")) == []
+    assert _texts(("u", "Problem: when a customer removes the gift wrap, the 300 yen line stays in the order.")) == []
+    assert _texts(("u", "oh and we bumped to flutter 3.27 yesterday bc of a plugin")) == [
+        "We bumped to flutter 3.27 yesterday bc of a plugin."]  # a time word is no feeling
+
+
+def test_a_question_ends_its_sentence_before_a_capital():
+    assert _texts(("u", "Which metric should we report, accuracy or macro F1? The api listens on port 8080.")) == [
+        "The api listens on port 8080."]

@@ -33,7 +33,7 @@ class Candidate:
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})[^\n]*\n.*?^[ \t]*\1[ \t]*$", re.M | re.S)
 _TAGS = re.compile(r"<(system-reminder|cavemem-context|thinking|private)\b[^>]*>.*?</\1\s*>", re.S | re.I)
 _REMEMBER = re.compile(r"<remember(?:\s[^>]*)?>(.*?)</remember\s*>", re.S | re.I)
-_SPLIT = re.compile(r"(?<=[.!;])\s+(?=[A-Z`*\"'(])|(?<=[.!?])\s+(?=[a-z])|\n+")
+_SPLIT = re.compile(r"(?<=[.!;?])\s+(?=[A-Z`*\"'(])|(?<=[.!?])\s+(?=[a-z])|\n+")
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
 _EXPLICIT = re.compile(r"^\s*(?:please\s+)?(?:remember\s*:|remember\s+(?:that\s+)?(?=\S)|note\s+to\s+self\s*:)\s*", re.I)
 
@@ -69,7 +69,7 @@ _PRACTICE = re.compile(r"\b(?:we|i)\s+(?:use|support|target|ship|deploy|host|tra
                        r"version|apply|release|invoice|bill|sign|lint|format|review|merge|rebase)\s+(?!it\b|this\b|that\b|them\b)\S+[^.?!]{6,}", re.I)
 _TOPIC = re.compile(r"^(?:for\s+)?(?P<topic>[a-z][\w .-]{1,24}?)\s*:\s+(?P<rest>\S.{7,})$", re.I)
 _NOT_TOPIC = re.compile(r"\b(?:error|warning|exception|traceback|fatal|info|debug|note|fyi|q|question|update|edit|ps|re|also|"
-                        r"todo|step|output|log|result|reason|answer|example|e\.g|i\.e|https?|update)$|error$", re.I)
+                        r"todo|step|output|log|result|reason|answer|example|e\.g|i\.e|https?|update|problem|issue|bug|symptom|thing)$|error$", re.I)
 _FROM_TO = re.compile(r"\b(?:switch|mov|migrat|swap|chang|replac|go)\w*\s+(?:[\w-]+\s+){0,3}?from\s+(?P<old>[\w.+-]+)\s+to\s+\S"
                       r"|\binstead\s+of\s+(?P<old2>[\w.+-]+)|\breplac(?:e|es|ed|ing)\s+(?P<old3>[\w.+-]+)\s+with\s+\S", re.I)
 _DVERB = (r"(?:go\s+(?:with|for)|use|adopt|switch\s+(?:over\s+)?to|move\s+(?:over\s+)?to|migrate\s+to|standardi[sz]e\s+on|"
@@ -443,7 +443,7 @@ def extract(messages: list[Message], last_symptom: str | None = None) -> list[Ca
     bug fix reads "symptom + cause + fix" in one memory, the options the assistant laid out so a
     bare pick stores its content, the question a short answer answers, and the assistant's fact
     statements and fixes until the user confirms them (:mod:`.dialogue`)."""
-    from . import dialogue
+    from . import dialogue, shapes
 
     out: list[Candidate] = []
     symptom = last_symptom
@@ -493,7 +493,7 @@ def extract(messages: list[Message], last_symptom: str | None = None) -> list[Ca
                 pending.extend(facts)
             pending.extend([fix] if fix else [])
     seen, unique = set(), []
-    for c in out:
+    for c in filter(None, map(shapes.durable, out)):
         if c.text.lower() not in seen:
             seen.add(c.text.lower())
             unique.append(c)

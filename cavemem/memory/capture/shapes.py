@@ -9,9 +9,10 @@ verbs, so they share :mod:`.slots`' value reader rather than extract's phrase li
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from . import slots
-from .extract import _BULLET, _BYE, _CHATTER, _CREDENTIAL, _SYMPTOM, _TASK, _TRANSIENT, Candidate, _finish
+from .extract import _SPECIFIC, _BULLET, _BYE, _CHATTER, _CREDENTIAL, _SYMPTOM, _TASK, _TRANSIENT, Candidate, _finish
 from .transcript import Message
 
 _PARTS = re.compile(r"\s*(?:,|;|\+|/(?=\s)|\s&\s|\band\b)\s*", re.I)
@@ -99,3 +100,31 @@ def list_item(msg: Message, raw: str, sentence: str, items: list[str]) -> list[C
             or _TRANSIENT.search(sentence) or _BYE.search(sentence)):
         return []
     return [Candidate(_finish(sentence), "fact", "fact", 0.55, msg.uuid)]
+
+
+# how people feel about the project, and the moment's status, are no memory: "marketing is unhappy", "the support folks
+# keep moaning", "a build chain from hell", "lol"
+_GRUMBLE = re.compile(r"\b(?:moan\w*|grumbl\w*|whin(?:e|es|ing)|complain\w*|(?:un)?happy|annoy\w*|frustrat\w*|upset|angry|"
+                      r"from\s+hell|nightmare|lol|lmao|haha+|rofl)\b", re.I)
+# a choice still open ("we must choose how terminals talk to the API") is not yet a decision or a fact
+_UNDECIDED = re.compile(r"\b(?:we|i)\s+(?:must|need\s+to|have\s+to|should|want\s+to|gotta)\s+(?:choose|decide|pick|figure\s+out|"
+                        r"think\s+about|work\s+out)\b", re.I)
+# "Problem: when a customer removes the gift wrap, the line stays": a report of what goes wrong, kept only in its bug fix
+_REPORT = re.compile(r"^\W*(?:(?:the\s+|one\s+|a\s+)?(?:strange|weird|odd|funny|new)?\s*(?:problem|issue|bug|symptom|thing))\s*:", re.I)
+_GRUMBLE_PARTS = re.compile(r"(?:,|;|\s+but|\s+and)\s+", re.I)
+
+
+def durable(cand: Candidate) -> Candidate | None:
+    """``cand`` without the clauses that say how someone feels; None when nothing specific is left,
+    the choice it states is still open or it reports a problem. Explicit requests and bug fixes stay as written."""
+    if cand.capture_kind in ("explicit", "bugfix"):
+        return cand
+    if cand.capture_kind != "decision" and (_UNDECIDED.search(cand.text) or _REPORT.match(cand.text)):
+        return None
+    if not _GRUMBLE.search(cand.text):
+        return cand
+    keep = [p for p in _GRUMBLE_PARTS.split(cand.text.rstrip(".!")) if p.strip() and not _GRUMBLE.search(p)]
+    text = ", ".join(keep)
+    if len(text.split()) < 3 or not (_SPECIFIC.search(text) or cand.kind != "fact"):
+        return None
+    return replace(cand, text=_finish(text[:1].upper() + text[1:]))
