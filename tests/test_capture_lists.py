@@ -58,3 +58,15 @@ def test_how_people_feel_an_open_choice_and_a_problem_report_are_not_stored():
 def test_a_question_ends_its_sentence_before_a_capital():
     assert _texts(("u", "Which metric should we report, accuracy or macro F1? The api listens on port 8080.")) == [
         "The api listens on port 8080."]
+
+
+def test_i_switched_a_then_pick_a_must_convention_and_a_sentence_ended_by_a_laugh():
+    assert _texts(("u", "also i switched from npm to bun, its sooo much faster")) == ["I switched from npm to bun."]
+    assert _texts(("u", "oracle free tier then")) == ["Oracle free tier then."]
+    assert _texts(("u", "ok then")) == []
+    assert _texts(("u", "The UI must support Arabic right-to-left and English.")) == [
+        "The UI must support Arabic right-to-left and English."]
+    assert _texts(("u", "so i made a discord bot for my server lol. discord.js v14 + typescript, runs on my old laptop")) == [
+        "Discord.js v14 + typescript, runs on my old laptop."]
+    assert _texts(("u", "version name format is yyyy.mm.build, like 2026.11.3")) == [
+        "Version name format is yyyy.mm.build, like 2026.11.3."]  # "yyyy" is no "sooo"

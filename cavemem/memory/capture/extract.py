@@ -52,7 +52,8 @@ _PREF = re.compile(
     r"(?:convention|house\s+style|style\s+rule|rule\s+of\s+thumb)\s*:|"
     r"(?:that'?s|that\s+is|it'?s|this\s+is)\s+(?:our|the)\s+(?:house\s+style|style|convention|rule|policy|standard|norm)|"
     r"(?:every|each|all|any)\s+[\w-]+(?:\s+[\w-]+)?\s+(?:must|should|needs?|has\s+to|have\s+to)\b|"
-    r"\bmust\s+(?:not\s+)?(?:be|go|stay|run|use|happen|come|live|have|get|pass|never|always)\b|\b(?:has|have|needs?)\s+to\s+be\s+[\w-]+ed\b|"
+    r"\bmust\s+(?:not\s+)?(?:be|go|stay|run|use|happen|come|live|have|get|pass|never|always|support|handle|accept|reject|show|"
+    r"send|keep|include|follow|match|respect|return|work|speak|talk|display|load|respond|fit)\b|\b(?:has|have|needs?)\s+to\s+be\s+[\w-]+ed\b|"
     r"we\s+(?:always|never)|no\s+more\s+\w+|(?:is|are|be|stay|stays)\s+(?:always|never)|"
     r"(?:ping|ask|tell|check\s+with)\s+me\s+(?:before|first)|(?:house\s+)?rules?(?:\s+for\s+(?:this|the|our)\s+[\w-]+)?\s*:|"
     r"\bno\s+[\w.-]+(?:\s+[\w.-]+)?\s+(?:please|anywhere|ever|by\s+hand)|(?:^|[,;]\s*)no\s+[\w#+.-]+(?:[ \t]+[\w#+.-]+){0,2}[ \t]*[.!]?$|"
@@ -66,7 +67,8 @@ _PREF = re.compile(
 # After facts: a plain first-person statement of practice ("we use goose to apply them", "we support the
 # last 2 versions of safari") or a topic line ("errors: anyhow in the binary, thiserror in the library").
 _PRACTICE = re.compile(r"\b(?:we|i)\s+(?:use|support|target|ship|deploy|host|track|run|build|test|write|keep|store|follow|squash|tag|"
-                       r"version|apply|release|invoice|bill|sign|lint|format|review|merge|rebase)\s+(?!it\b|this\b|that\b|them\b)\S+[^.?!]{6,}", re.I)
+                       r"version|apply|release|invoice|bill|sign|lint|format|review|merge|rebase|send|call|handle|generate|render|"
+                       r"process|schedule|sync|fetch|cache|serve|encrypt|hash|validate|monitor|back\s+up)\s+(?!it\b|this\b|that\b|them\b)\S+[^.?!]{6,}", re.I)
 _TOPIC = re.compile(r"^(?:for\s+)?(?P<topic>[a-z][\w .-]{1,24}?)\s*:\s+(?P<rest>\S.{7,})$", re.I)
 _NOT_TOPIC = re.compile(r"\b(?:error|warning|exception|traceback|fatal|info|debug|note|fyi|q|question|update|edit|ps|re|also|"
                         r"todo|step|output|log|result|reason|answer|example|e\.g|i\.e|https?|update|problem|issue|bug|symptom|thing)$|error$", re.I)
@@ -81,12 +83,13 @@ _DECISION = re.compile(
     + _DVERB + r"|(?:we'?re|we\s+are)\s+(?:now\s+)?" + _DING + r"|"
     r"(?:i've|we've|i\s+have|we\s+have)\s+decided|(?:we|i)\s+decided|decision\s*:|"
     r"go\s+with\s+option|option\s+[a-z0-9]\s+it\s+is|agreed\s*[,:]\s+\w+|(?:we|i)\s+(?:settled|agreed)\s+on|"
-    r"we\s+(?:chose|picked|went\s+with|standardi[sz]ed\s+on|adopted|switched\s+to|migrated\s+to)|"
+    r"(?:we|i)\s+(?:chose|picked|went\s+with|standardi[sz]ed\s+on|adopted|switched\s+to|migrated\s+to)|"
+    r"^(?!(?:ok|okay|fine|good|great|sounds|alright|right|cool|thanks|and|but|so|the|that|this|first|second|one)\b)[\w.+-]+(?:\s+[\w.+-]+){0,3}\s+then\s*[.!]?$|"
     # the present for the past, as many non-native writers put it: "we go with local queue", "we decide to move …"
     r"(?:we|i)\s+(?:now\s+)?(?:go\s+(?:with|for)|decide\s+(?:to|on)|choose|pick)\b|"
     # "storage it is", "so restic cronjobs it is": a pick said as a settled fact
     r"(?:^|[,;]\s*|\bso\s+|\bthen\s+)(?!(?:that|this|how|what|there|here|which|who|it|the\s+way)\b)[\w.+-]+(?:\s+[\w.+-]+){0,2}\s+it\s+is(?=\s*(?:[,;.!]|then\b|$))|"
-    r"(?:we'?re|we\s+are|let'?s|we'?ll|we\s+will|we)\s+(?:now\s+)?(?:switch|mov|migrat|swap|replac)\w*\s+(?:[\w-]+\s+){0,3}?from\s+[\w.+-]+\s+to)(?=\W|$)", re.I)
+    r"(?:we'?re|we\s+are|let'?s|we'?ll|we\s+will|we|i)\s+(?:now\s+)?(?:switch|mov|migrat|swap|replac)\w*\s+(?:[\w-]+\s+){0,3}?from\s+[\w.+-]+\s+to)(?=\W|$)", re.I)
 _ASSISTANT_DECISION = re.compile(r"^\W*decision\s*\W*:", re.I)
 _CAUSE = re.compile(r"\b(?:root\s+cause|the\s+cause\s+(?:was|is)|was\s+caused\s+by|is\s+caused\s+by|the\s+bug\s+(?:was|is)|"
                     r"the\s+problem\s+(?:was|is)|the\s+issue\s+(?:was|is))(?=\W|$)", re.I)
@@ -166,6 +169,9 @@ _OPENER = re.compile(r"(?:we|i|you|they|it|our|my|can|could|would|pls|please|wha
                      r"(?!\s+(?:and|or|,))", re.I)
 
 
+_LAUGH = re.compile(r"\b(?:lol|lmao|haha\w*|rofl|xd)\W*$", re.I)  # "… its called botfrog lol." ends its sentence
+
+
 def sentences(text: str) -> list[str]:
     """Sentences of ``text``; a lower-case piece after a full sentence continues it ("… main
     branch. no kubectl apply by hand"), after a one-to-three-word interjection ("ugh safari.") it
@@ -174,7 +180,7 @@ def sentences(text: str) -> list[str]:
     for part in _SPLIT.split(text):
         part = _BULLET.sub("", part).strip().strip("*").strip()
         if (part and part[0].islower() and pieces and len(pieces[-1].split()) > 3 and pieces[-1][-1:] in ".!"
-                and not _OPENER.match(part)):
+                and not _OPENER.match(part) and not _LAUGH.search(pieces[-1])):
             pieces[-1] += " " + part
         elif part:
             pieces.append(part)

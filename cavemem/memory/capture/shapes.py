@@ -105,13 +105,13 @@ def list_item(msg: Message, raw: str, sentence: str, items: list[str]) -> list[C
 # how people feel about the project, and the moment's status, are no memory: "marketing is unhappy", "the support folks
 # keep moaning", "a build chain from hell", "lol"
 _GRUMBLE = re.compile(r"\b(?:moan\w*|grumbl\w*|whin(?:e|es|ing)|complain\w*|(?:un)?happy|annoy\w*|frustrat\w*|upset|angry|"
-                      r"from\s+hell|nightmare|lol|lmao|haha+|rofl)\b", re.I)
+                      r"from\s+hell|nightmare|lol|lmao|haha+|rofl|[a-z]*(?:o{3,}|h{3,}|e{3,}|s{3,})[a-z]*)\b", re.I)  # "sooo", "ohhh"
 # a choice still open ("we must choose how terminals talk to the API") is not yet a decision or a fact
 _UNDECIDED = re.compile(r"\b(?:we|i)\s+(?:must|need\s+to|have\s+to|should|want\s+to|gotta)\s+(?:choose|decide|pick|figure\s+out|"
                         r"think\s+about|work\s+out)\b", re.I)
 # "Problem: when a customer removes the gift wrap, the line stays": a report of what goes wrong, kept only in its bug fix
 _REPORT = re.compile(r"^\W*(?:(?:the\s+|one\s+|a\s+)?(?:strange|weird|odd|funny|new)?\s*(?:problem|issue|bug|symptom|thing))\s*:", re.I)
-_GRUMBLE_PARTS = re.compile(r"(?:,|;|\s+but|\s+and)\s+", re.I)
+_GRUMBLE_PARTS = re.compile(r"(?:,|;|(?<=[.!?])|\s+but|\s+and)\s+", re.I)
 
 
 def durable(cand: Candidate) -> Candidate | None:
@@ -123,7 +123,7 @@ def durable(cand: Candidate) -> Candidate | None:
         return None
     if not _GRUMBLE.search(cand.text):
         return cand
-    keep = [p for p in _GRUMBLE_PARTS.split(cand.text.rstrip(".!")) if p.strip() and not _GRUMBLE.search(p)]
+    keep = [p.rstrip(".!") for p in _GRUMBLE_PARTS.split(cand.text.rstrip(".!")) if p.strip() and not _GRUMBLE.search(p)]
     text = ", ".join(keep)
     if len(text.split()) < 3 or not (_SPECIFIC.search(text) or cand.kind != "fact"):
         return None
