@@ -59,3 +59,34 @@ def test_shipped_vocab_is_the_tokenizer_json_vocabulary():
     assert VOCAB_PATH.read_text(encoding="utf-8") == vocab_from_tokenizer_json()
     assert hashlib.sha256(VOCAB_PATH.read_bytes()).hexdigest() == embed.VOCAB_SHA256
     assert embed.VOCAB_SHA256 in (VOCAB_PATH.parent / "NOTICE.txt").read_text()
+
+
+def test_shipped_sorted_vocab_is_derived_from_vocab_txt():
+    import hashlib
+
+    import cavemem.embed as embed
+    from cavemem.embed.wordpiece import SORTED_PATH, VOCAB_PATH, sorted_from_vocab
+
+    assert SORTED_PATH.read_bytes() == sorted_from_vocab(VOCAB_PATH.read_text(encoding="utf-8"))
+    assert hashlib.sha256(SORTED_PATH.read_bytes()).hexdigest() == embed.VOCAB_SORTED_SHA256
+    assert embed.VOCAB_SORTED_SHA256 in (VOCAB_PATH.parent / "NOTICE.txt").read_text()
+
+
+def test_sorted_lookup_gives_every_id_of_the_vocabulary_dict(monkeypatch):
+    """The binary search a cold recall uses finds every token at its id, misses what is absent,
+    and the switch to the dict after DICT_AFTER lookups changes no id."""
+    import cavemem.embed.wordpiece as wp
+
+    tokens = wp.VOCAB_PATH.read_text(encoding="utf-8").split("\n")
+    monkeypatch.setattr(wp, "DICT_AFTER", len(tokens) + 100)
+    vocab = WordPiece().vocab
+    assert [vocab.get(t) for t in tokens] == list(range(len(tokens)))
+    for absent in ("", "postgresqlzz", "\uffff", "a\tb", "zzzzzzzzzz", "!" * 3, "\x00"):
+        assert vocab.get(absent) is None and vocab.get(absent, -1) == -1
+    assert vocab._dict is None  # nothing was parsed
+    monkeypatch.setattr(wp, "DICT_AFTER", 3)
+    text = "Configure the PgBouncer connection pool for PostgreSQL 16 (staging, café, 東京)"
+    lazy, full = WordPiece(), WordPiece()
+    full.vocab.as_dict()
+    assert lazy.encode(text, 256) == full.encode(text, 256) == reference().encode(text).ids
+    assert lazy.vocab._dict is not None  # past DICT_AFTER lookups: the dict took over

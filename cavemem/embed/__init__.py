@@ -36,6 +36,7 @@ MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6
 MODEL_SIZE = 22_928_619
 TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
 VOCAB_SHA256 = "0f052197aac305fe42f378b5c61554b7bacb34b8be4af83fec2cfdcdffbc9973"  # data/vocab.txt, from tokenizer.json
+VOCAB_SORTED_SHA256 = "dc54589a3bee3733aab71b04dfff4cf4a243e4370dec40cb78bbea7e720cb320"  # data/vocab-sorted.txt, from vocab.txt
 
 # distributions semantic recall needs (base dependencies of cavemem) -> import name
 REQUIRED_MODULES = {

@@ -30,8 +30,8 @@ import threading
 from collections import OrderedDict
 from pathlib import Path
 
-from . import DIM, ENV_MODEL, MODEL_SHA256, MODEL_SIZE, VOCAB_SHA256, EmbedUnavailable, graph_cache, require_installed, single_thread_blas
-from .wordpiece import TOKENIZER_PATH, VOCAB_PATH, WordPiece  # noqa: F401 - TOKENIZER_PATH: the pinned source
+from . import DIM, ENV_MODEL, MODEL_SHA256, MODEL_SIZE, VOCAB_SHA256, VOCAB_SORTED_SHA256, EmbedUnavailable, graph_cache, require_installed, single_thread_blas
+from .wordpiece import SORTED_PATH, TOKENIZER_PATH, VOCAB_PATH, WordPiece  # noqa: F401 - TOKENIZER_PATH: the pinned source
 
 MAX_TOKENS = 256
 BATCH_SIZE = 64
@@ -141,6 +141,7 @@ class Embedder:
             model = model_file()
             verify_file(model, MODEL_SIZE, MODEL_SHA256, "embedding model", remember=True)
             verify_file(VOCAB_PATH, None, VOCAB_SHA256, "vocab.txt")
+            verify_file(SORTED_PATH, None, VOCAB_SORTED_SHA256, "vocab-sorted.txt")  # its lookup table
             self._np, self._ort, self._model, self._tokenizer = np, ort, model, WordPiece(VOCAB_PATH)
             self._cached = graph_cache.cached_graph(MODEL_SHA256, ort.__version__)
             # No cached graph yet: build it now (once per model and onnxruntime version) unless it
