@@ -70,3 +70,31 @@ def test_i_switched_a_then_pick_a_must_convention_and_a_sentence_ended_by_a_laug
         "Discord.js v14 + typescript, runs on my old laptop."]
     assert _texts(("u", "version name format is yyyy.mm.build, like 2026.11.3")) == [
         "Version name format is yyyy.mm.build, like 2026.11.3."]  # "yyyy" is no "sooo"
+
+
+def test_what_a_change_says_is_gone():
+    from cavemem.memory.capture.shapes import replaced_word
+
+    assert replaced_word("We renamed master to main.") == "master"
+    assert replaced_word("We dropped Redis, the job queue is in Postgres now.") == "Redis"
+    assert replaced_word("We use pnpm now, npm was too slow.") == "npm"
+    assert replaced_word("We dropped the cron job.") == "cron"  # past the article
+    assert replaced_word("We use pnpm for the frontend.") is None
+
+
+@pytest.mark.usefixtures("db_backend")
+@pytest.mark.parametrize("before, after", [
+    ("we use npm for the frontend packages", "we use pnpm now, npm was too slow"),
+    ("Let's use Redis for the job queue.", "we dropped Redis, the job queue is in Postgres now with pg-boss"),
+    ("Deploys go out with a fabfile.", "deploys now go through GitHub Actions, the fabfile is gone"),
+    ("The worker service is called ingestd.", "we renamed ingestd to intake, the old name confused people"),
+    ("The API rate limit is 100 requests per minute.", "rate limit is now 300 requests per minute"),
+])
+def test_a_later_statement_that_names_what_is_gone_supersedes_it(tmp_path, stores, before, after):
+    mem, ccr = stores
+    from cavemem.memory.capture import capture_transcript
+
+    first = capture_transcript(mem, _session(tmp_path / "a.jsonl", "s1", before), ccr=ccr, project="p").stored
+    later = capture_transcript(mem, _session(tmp_path / "b.jsonl", "s2", after), ccr=ccr, project="p").stored
+    assert len(first) == 1 and [g.get("supersedes") for g in later] == [first[0]["id"]]
+    assert len(_current(mem)) == 1

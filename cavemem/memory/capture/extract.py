@@ -84,6 +84,7 @@ _DECISION = re.compile(
     r"(?:i've|we've|i\s+have|we\s+have)\s+decided|(?:we|i)\s+decided|decision\s*:|"
     r"go\s+with\s+option|option\s+[a-z0-9]\s+it\s+is|agreed\s*[,:]\s+\w+|(?:we|i)\s+(?:settled|agreed)\s+on|"
     r"(?:we|i)\s+(?:chose|picked|went\s+with|standardi[sz]ed\s+on|adopted|switched\s+to|migrated\s+to)|"
+    r"(?:we|i)\s+(?:(?:just|finally|already)\s+)?(?:switched|migrated|replaced|swapped|renamed|dropped|ditched|retired)\b|"
     r"^(?!(?:ok|okay|fine|good|great|sounds|alright|right|cool|thanks|and|but|so|the|that|this|first|second|one)\b)[\w.+-]+(?:\s+[\w.+-]+){0,3}\s+then\s*[.!]?$|"
     # the present for the past, as many non-native writers put it: "we go with local queue", "we decide to move …"
     r"(?:we|i)\s+(?:now\s+)?(?:go\s+(?:with|for)|decide\s+(?:to|on)|choose|pick)\b|"
@@ -307,9 +308,7 @@ def from_user(msg: Message, body: str, options: dict[str, str] | None = None) ->
             continue
         s = shapes.without_task_tail(strip_lead(raw))
         if _DECISION.search(s):
-            gone = _FROM_TO.search(s)
-            old = next((g for g in gone.groups() if g), None) if gone else None
-            out.append(Candidate(_finish(s), "decision", "decision", 0.8, msg.uuid, _decision_entity(s), old))
+            out.append(Candidate(_finish(s), "decision", "decision", 0.8, msg.uuid, _decision_entity(s), shapes.replaced_word(s)))
         elif _PREF.search(s):
             out.append(Candidate(_finish(s), "preference", "preference", 0.8, msg.uuid))
         else:

@@ -74,8 +74,13 @@ def replaced_memory(memory, project: str, cand: extract.Candidate):
 
     if cand.replaces:
         word, like = cand.replaces.lower(), f"%{cand.replaces}%"
-        sql = SELECT_ROWS + " WHERE project = ? AND valid_until IS NULL AND text LIKE ? ORDER BY ts DESC LIMIT 10"
-        for row in memory.store.read(sql, (project, like)):
+        sql = (SELECT_ROWS + " WHERE project = ? AND valid_until IS NULL AND text LIKE ? AND NOT EXISTS (SELECT 1 FROM mem_capture c "
+               "WHERE c.id = memories.id AND (c.capture_kind IN ('bugfix', 'explicit') OR c.source_message = ?)) ORDER BY ts DESC LIMIT 10")
+        try:  # never a bug fix or an explicit note (events, not current values), nor a sibling from the same message
+            rows = memory.store.read(sql, (project, like, cand.source_message or ""))
+        except Exception:  # noqa: BLE001 - no capture table yet: nothing captured to replace
+            return None
+        for row in rows:
             rec = record_from_row(row)
             if word in {t.strip(".") for t in re.findall(r"[\w.+-]+", rec.text.lower())}:
                 return rec

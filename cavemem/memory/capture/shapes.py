@@ -12,7 +12,7 @@ import re
 from dataclasses import replace
 
 from . import slots
-from .extract import _SPECIFIC, _BULLET, _BYE, _CHATTER, _CREDENTIAL, _SYMPTOM, _TASK, _TRANSIENT, Candidate, _finish
+from .extract import _FROM_TO, _SPECIFIC, _BULLET, _BYE, _CHATTER, _CREDENTIAL, _SYMPTOM, _TASK, _TRANSIENT, Candidate, _finish
 from .transcript import Message
 
 _PARTS = re.compile(r"\s*(?:,|;|\+|/(?=\s)|\s&\s|\band\b)\s*", re.I)
@@ -68,8 +68,22 @@ def changed_value(msg: Message, sentence: str) -> list[Candidate]:
     return [Candidate(_finish(sentence), "fact", "fact", 0.65, msg.uuid)]
 
 
+# "Error tracking is Sentry.", "Tests run with jest.", "The worker service is called ingestd.": which tool or name
+_TOOL_LINE = re.compile(r"^(?:the\s+|our\s+)?[\w-]+(?:\s+[\w-]+){0,2}\s+(?:(?:is|are)\s+(?:called|named)\s+\S+|"
+                        r"(?:runs?|go(?:es)?\s+out|(?:is|are)\s+(?:done|built|deployed|tested|handled|sent))\s+(?:with|via|through|using)\s+"
+                        r"(?:a\s+|an\s+|the\s+)?[\w.+-]+|(?:is|are)\s+(?-i:[A-Z][\w.+-]+))\W*$", re.I)
+
+
+def tool_line(msg: Message, sentence: str) -> list[Candidate]:
+    """A short statement of which tool does a job or what a thing is called (see _TOOL_LINE)."""
+    if (len(sentence.split()) > 8 or not _TOOL_LINE.match(sentence) or _TASK.search(sentence) or _CHATTER.match(sentence)
+            or _SYMPTOM.search(sentence) or _CREDENTIAL.search(sentence) or _DEICTIC.match(sentence)):
+        return []
+    return [Candidate(_finish(sentence), "fact", "fact", 0.6, msg.uuid)]
+
+
 def by_values(msg: Message, sentence: str) -> list[Candidate]:
-    return stack_line(msg, sentence) or changed_value(msg, sentence)
+    return stack_line(msg, sentence) or changed_value(msg, sentence) or tool_line(msg, sentence)
 
 
 # a list of what happened ("Results so far:", "Errors:", "TODO:") is no spec of the project
@@ -121,6 +135,8 @@ def durable(cand: Candidate) -> Candidate | None:
         return cand
     if cand.capture_kind != "decision" and (_UNDECIDED.search(cand.text) or _REPORT.match(cand.text)):
         return None
+    if cand.replaces is None and cand.capture_kind in ("fact", "preference"):
+        cand = replace(cand, replaces=replaced_word(cand.text))  # "we use pnpm now, npm was too slow"
     if not _GRUMBLE.search(cand.text):
         return cand
     keep = [p.rstrip(".!") for p in _GRUMBLE_PARTS.split(cand.text.rstrip(".!")) if p.strip() and not _GRUMBLE.search(p)]
@@ -128,3 +144,23 @@ def durable(cand: Candidate) -> Candidate | None:
     if len(text.split()) < 3 or not (_SPECIFIC.search(text) or cand.kind != "fact"):
         return None
     return replace(cand, text=_finish(text[:1].upper() + text[1:]))
+
+
+# what a statement says is gone: "renamed master to main", "we dropped Redis", "npm was too slow", "no more jest"
+_GONE = re.compile(r"\brenam\w*\s+(?:the\s+)?(?P<a>[\w.+-]+)\s+(?:to|as)\s+\S|"
+                   r"\b(?:dropped|ditched|retired|removed|killed|got\s+rid\s+of)\s+(?:the\s+|our\s+)?(?P<b>[\w.+-]+)|"
+                   r"\bno\s+more\s+(?P<c>[\w.+-]+)|\bnot\s+(?P<d>[\w.+-]+)\s+any\s?more\b|"
+                   r"(?:^|[,;]\s*|\bsince\s+|\bbecause\s+|\bbc\s+)(?:the\s+|our\s+)?(?P<e>[\w.+-]+)\s+(?:was|is|were|got)\s+"
+                   r"(?:too\s+\w+|gone|dead|deprecated|retired|removed)\b", re.I)
+_NOT_OLD = {"the", "a", "an", "it", "this", "that", "we", "our", "my", "them", "all", "everything", "one", "old", "thing", "stuff",
+            "support", "i", "you", "he", "she", "they", "there", "here", "which", "what"}
+
+
+def replaced_word(sentence: str) -> str | None:
+    """The name a change statement says is gone ("from wandb to mlflow" → wandb, "we dropped Redis" → Redis), or None."""
+    for rx in (_FROM_TO, _GONE):
+        m = rx.search(sentence)
+        word = next((g for g in m.groups() if g), None) if m else None
+        if word and word.lower().strip(".") not in _NOT_OLD and len(word) >= 2:
+            return word.strip(".")
+    return None

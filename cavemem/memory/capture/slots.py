@@ -39,6 +39,9 @@ _QTY = re.compile(r"\b(?P<v>\d+(?:[.,]\d+)?)\s?(?P<u>[kmg]?hz|[kmgt]i?b|ms|kbps|
                   r"yen|jpy|eur|euros?|usd|dollars?|gbp|kes|inr|rupees?|baht|vnd|brl|reais|pln|chf|sek|nok|dkk)\b", re.I)  # amounts too
 # durations ("horizon 8 weeks", "retention 30 days"), the unit made singular so "1 week" and "2 weeks" are one type
 _DURATION = re.compile(r"\b(?P<v>\d+(?:[.,]\d+)?)\s?(?P<u>week|day|hour|month|minute|year)s?\b", re.I)
+# a rate ("100 requests per minute", "50 req/s")
+_RATE = re.compile(r"\b(?P<v>\d+(?:[.,]\d+)?)\s?(?:requests?|reqs?|calls|messages|msgs|events|jobs)\s*(?:/|per\s+)"
+                   r"(?P<u>s|sec|second|min|minute|h|hour|day)\b", re.I)
 # a cloud instance size ("db.t3.medium" -> "db.r6g.large", "m5.xlarge"): no host, yet a value that changes
 _SIZE = re.compile(r"\b(?:[a-z]+\.)?[a-z]{1,3}\d+[a-z]*\.(?:nano|micro|small|medium|large|\d*xlarge|metal)\b", re.I)
 # "Quarkus we upgrade now to 3.15", "postgres got bumped to 16.4": the named thing before the change verb
@@ -110,6 +113,8 @@ def values(text: str) -> dict[str, frozenset[str]]:
         add("qty:" + m.group("u").lower(), m.group("v"))
     for m in _DURATION.finditer(flat):
         add("qty:" + m.group("u").lower(), m.group("v"))
+    for m in _RATE.finditer(flat):
+        add("rate:" + m.group("u").lower()[:1], m.group("v"))
     for m in _SIZE.finditer(flat):
         add("size", m.group(0))
     for m in _VERSION_TO.finditer(flat):
