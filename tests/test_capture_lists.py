@@ -98,3 +98,23 @@ def test_a_later_statement_that_names_what_is_gone_supersedes_it(tmp_path, store
     later = capture_transcript(mem, _session(tmp_path / "b.jsonl", "s2", after), ccr=ccr, project="p").stored
     assert len(first) == 1 and [g.get("supersedes") for g in later] == [first[0]["id"]]
     assert len(_current(mem)) == 1
+
+
+@pytest.mark.usefixtures("db_backend")
+def test_a_moved_host_supersedes_and_the_version_beside_it_stays(tmp_path, stores):
+    mem, ccr = stores
+    from cavemem.memory.capture import capture_transcript
+
+    capture_transcript(mem, _session(tmp_path / "a.jsonl", "s1", "Go 1.22, broker is mosquitto on broker.kelpie.lan port 1883."),
+                       ccr=ccr, project="p")
+    later = capture_transcript(mem, _session(tmp_path / "b.jsonl", "s2", "The broker moved, it is now on mqtt.kelpie.lan, same port."),
+                               ccr=ccr, project="p").stored
+    assert [g["status"] for g in later] == ["superseded"]
+    assert _current(mem) == ["Go 1.22.", "The broker moved, it is now on mqtt.kelpie.lan, same port."]
+
+
+def test_moved_off_is_a_decision_and_an_aside_is_cut_with_the_feeling():
+    assert _texts(("u", "we moved off envoyer, deploys now go through github actions")) == [
+        "We moved off envoyer, deploys now go through github actions."]
+    assert _texts(("u", "quotes expire after 14 days. customers complain but that's the policy")) == [
+        "Quotes expire after 14 days."]

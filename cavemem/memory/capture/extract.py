@@ -84,7 +84,7 @@ _DECISION = re.compile(
     r"(?:i've|we've|i\s+have|we\s+have)\s+decided|(?:we|i)\s+decided|decision\s*:|"
     r"go\s+with\s+option|option\s+[a-z0-9]\s+it\s+is|agreed\s*[,:]\s+\w+|(?:we|i)\s+(?:settled|agreed)\s+on|"
     r"(?:we|i)\s+(?:chose|picked|went\s+with|standardi[sz]ed\s+on|adopted|switched\s+to|migrated\s+to)|"
-    r"(?:we|i)\s+(?:(?:just|finally|already)\s+)?(?:switched|migrated|replaced|swapped|renamed|dropped|ditched|retired)\b|"
+    r"(?:we|i)\s+(?:(?:just|finally|already)\s+)?(?:switched|migrated|replaced|swapped|renamed|dropped|ditched|retired|moved\s+(?:off|away\s+from))\b|"
     r"^(?!(?:ok|okay|fine|good|great|sounds|alright|right|cool|thanks|and|but|so|the|that|this|first|second|one)\b)[\w.+-]+(?:\s+[\w.+-]+){0,3}\s+then\s*[.!]?$|"
     # the present for the past, as many non-native writers put it: "we go with local queue", "we decide to move …"
     r"(?:we|i)\s+(?:now\s+)?(?:go\s+(?:with|for)|decide\s+(?:to|on)|choose|pick)\b|"

@@ -119,13 +119,16 @@ def list_item(msg: Message, raw: str, sentence: str, items: list[str]) -> list[C
 # how people feel about the project, and the moment's status, are no memory: "marketing is unhappy", "the support folks
 # keep moaning", "a build chain from hell", "lol"
 _GRUMBLE = re.compile(r"\b(?:moan\w*|grumbl\w*|whin(?:e|es|ing)|complain\w*|(?:un)?happy|annoy\w*|frustrat\w*|upset|angry|"
-                      r"from\s+hell|nightmare|lol|lmao|haha+|rofl|[a-z]*(?:o{3,}|h{3,}|e{3,}|s{3,})[a-z]*)\b", re.I)  # "sooo", "ohhh"
+                      r"from\s+hell|nightmare|lol|lmao|haha+|rofl|all\s+green|fingers\s+crossed|forced\s+our\s+hand|won\s+(?:that|the)\s+argument|[a-z]*(?:o{3,}|h{3,}|e{3,}|s{3,})[a-z]*)\b", re.I)  # "sooo", "ohhh"
 # a choice still open ("we must choose how terminals talk to the API") is not yet a decision or a fact
 _UNDECIDED = re.compile(r"\b(?:we|i)\s+(?:must|need\s+to|have\s+to|should|want\s+to|gotta)\s+(?:choose|decide|pick|figure\s+out|"
                         r"think\s+about|work\s+out)\b", re.I)
 # "Problem: when a customer removes the gift wrap, the line stays": a report of what goes wrong, kept only in its bug fix
 _REPORT = re.compile(r"^\W*(?:(?:the\s+|one\s+|a\s+)?(?:strange|weird|odd|funny|new)?\s*(?:problem|issue|bug|symptom|thing))\s*:", re.I)
 _GRUMBLE_PARTS = re.compile(r"(?:,|;|(?<=[.!?])|\s+but|\s+and)\s+", re.I)
+
+
+_CONTRACTED = re.compile(r"(?<=\w)'s\b")  # "that's the policy" is "that": about the turn
 
 
 def durable(cand: Candidate) -> Candidate | None:
@@ -139,16 +142,17 @@ def durable(cand: Candidate) -> Candidate | None:
         cand = replace(cand, replaces=replaced_word(cand.text))  # "we use pnpm now, npm was too slow"
     if not _GRUMBLE.search(cand.text):
         return cand
-    keep = [p.rstrip(".!") for p in _GRUMBLE_PARTS.split(cand.text.rstrip(".!")) if p.strip() and not _GRUMBLE.search(p)]
+    keep = [p.rstrip(".!") for p in _GRUMBLE_PARTS.split(cand.text.rstrip(".!")) if p.strip() and not _GRUMBLE.search(p)
+            and not _DEICTIC.match(_CONTRACTED.sub("", p))]
     text = ", ".join(keep)
-    if len(text.split()) < 3 or not (_SPECIFIC.search(text) or cand.kind != "fact"):
+    if len(text.split()) < 3 or not (_SPECIFIC.search(text) or cand.kind != "fact") or _DEICTIC.match(_CONTRACTED.sub("", text)):
         return None
     return replace(cand, text=_finish(text[:1].upper() + text[1:]))
 
 
 # what a statement says is gone: "renamed master to main", "we dropped Redis", "npm was too slow", "no more jest"
 _GONE = re.compile(r"\brenam\w*\s+(?:the\s+)?(?P<a>[\w.+-]+)\s+(?:to|as)\s+\S|"
-                   r"\b(?:dropped|ditched|retired|removed|killed|got\s+rid\s+of)\s+(?:the\s+|our\s+)?(?P<b>[\w.+-]+)|"
+                   r"\b(?:dropped|ditched|retired|removed|killed|got\s+rid\s+of|moved\s+(?:off|away\s+from)|got\s+off)\s+(?:the\s+|our\s+)?(?P<b>[\w.+-]+)|"
                    r"\bno\s+more\s+(?P<c>[\w.+-]+)|\bnot\s+(?P<d>[\w.+-]+)\s+any\s?more\b|"
                    r"(?:^|[,;]\s*|\bsince\s+|\bbecause\s+|\bbc\s+)(?:the\s+|our\s+)?(?P<e>[\w.+-]+)\s+(?:was|is|were|got)\s+"
                    r"(?:too\s+\w+|gone|dead|deprecated|retired|removed)\b", re.I)

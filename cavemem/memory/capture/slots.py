@@ -68,7 +68,7 @@ _GENERIC = {"the", "and", "for", "are", "our", "with", "from", "that", "this", "
             "because", "since", "too", "there", "here", "we're", "were", "will", "going", "gonna", "make", "made", "sure", "okay",
             "yes", "yeah", "please", "pls", "thanks", "time", "at", "on", "in", "to", "of", "a", "an", "be", "so", "fyi", "btw",
             "heads", "app", "project", "service", "should", "must", "always", "never", "everywhere", "across", "board", "both",
-            "sides", "default", "value", "before", "after", "again",
+            "sides", "default", "value", "before", "after", "again", "same",
             # verbs that say how a value is held, not what it is about ("the api listens on", "redis listens on")
             "listen", "live", "sit", "point", "go", "goe", "host", "hosted", "serve", "served", "read", "write", "store", "stored",
             "keep", "kept", "call", "talk", "connect", "send", "receive", "deploy", "deployed", "build", "built", "ship", "release",
@@ -158,8 +158,8 @@ def replaces(new_text: str, old_text: str) -> int:
             continue  # only values the old memory already holds: a restatement, not an update
         if changed and (kind.startswith("version:") or nv & ov):
             best = 3  # "python 3.11" -> "python 3.12"; "01:15 instead of 02:00"
-        elif changed and (sn <= so if sn else not so) and (subject_words(new_text, new) & subject_words(old_text, old)
-                                                   or _stems(nv) & _stems(ov)):
+        elif changed and (sn <= so if sn else not so) and (subject_words(new_text, new) & subject_words(old_text, {})
+                                                   or _stems(nv) & _stems(ov)):  # old side: "broker" in broker.kelpie.lan too
             best = max(best, 2)  # a shared subject word, or values of one family (TRANSFORM_L -> TRANSFORM_XL)
     return best
 
@@ -203,13 +203,15 @@ def residual(old_text: str, new_text: str) -> str:
         return ""  # not an update by value (e.g. "from wandb to mlflow"): the whole memory was replaced
     sn = scopes(new_text)
     keep = [c.strip(" .;,") for c in _CLAUSES.split(old_text) if c.strip(" .;,") and not _SUBJECT_ONLY.fullmatch(c.strip(" .;,"))
+            and not _ASIDE.match(c.strip(" .;,"))
             and (not changed & values(c).keys() or (scopes(c) and sn and not scopes(c) & sn))]
     text = ", ".join(keep)
-    if len(keep) == len(_CLAUSES.split(old_text)) or len(text) < 12 or len(text.split()) < 3:
-        return ""
+    if len(keep) == len(_CLAUSES.split(old_text)) or ((len(text) < 12 or len(text.split()) < 3) and not values(text)):
+        return ""  # too little left, unless it is a value of its own ("Go 1.22")
     return text[:1].upper() + text[1:] + "."
 
 
 # a clause that only names what the values were about ("flask app", "the NAS", "SwiftUI app")
 _SUBJECT_ONLY = re.compile(r"(?:the\s+|our\s+|a\s+)?[\w.#+-]+(?:\s+[\w.#+-]+)?\s+(?:app|project|service|repo|codebase|site|game|cli|"
                            r"api|library|lib|server|box|tool)|(?:the\s+|our\s+)?[\w.#+-]+", re.I)
+_ASIDE = re.compile(r"(?:that|this|it|which)(?:'s|\s+is|\s+was)\b", re.I)  # "that's the policy": about the clause before
