@@ -89,6 +89,8 @@ def test_what_a_change_says_is_gone():
     ("Deploys go out with a fabfile.", "deploys now go through GitHub Actions, the fabfile is gone"),
     ("The worker service is called ingestd.", "we renamed ingestd to intake, the old name confused people"),
     ("The API rate limit is 100 requests per minute.", "rate limit is now 300 requests per minute"),
+    ("Tests run with jest.", "we switched the tests to vitest"),
+    ("we host on heroku", "we moved hosting to fly.io last week"),
 ])
 def test_a_later_statement_that_names_what_is_gone_supersedes_it(tmp_path, stores, before, after):
     mem, ccr = stores
@@ -118,3 +120,13 @@ def test_moved_off_is_a_decision_and_an_aside_is_cut_with_the_feeling():
         "We moved off envoyer, deploys now go through github actions."]
     assert _texts(("u", "quotes expire after 14 days. customers complain but that's the policy")) == [
         "Quotes expire after 14 days."]
+
+
+@pytest.mark.usefixtures("db_backend")
+def test_a_job_moved_to_another_tool_leaves_other_jobs_alone(tmp_path, stores):
+    mem, ccr = stores
+    from cavemem.memory.capture import capture_transcript
+
+    capture_transcript(mem, _session(tmp_path / "a.jsonl", "s1", "Tests run with jest.", "Lint runs with eslint."), ccr=ccr, project="p")
+    capture_transcript(mem, _session(tmp_path / "b.jsonl", "s2", "we switched the tests to vitest"), ccr=ccr, project="p")
+    assert _current(mem) == ["Lint runs with eslint.", "We switched the tests to vitest."]

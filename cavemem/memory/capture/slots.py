@@ -168,7 +168,8 @@ def replaced(memory, project: str, cand) -> object | None:
     """The current memory of ``project`` that candidate ``cand`` updates by value, or None."""
     from ..model import SELECT_ROWS, record_from_row
 
-    if cand.capture_kind in ("bugfix", "explicit") or not values(cand.text):
+    moved = _MOVED.search(cand.text)
+    if cand.capture_kind in ("bugfix", "explicit") or not (values(cand.text) or moved):
         return None
     from .. import ids
 
@@ -184,7 +185,8 @@ def replaced(memory, project: str, cand) -> object | None:
     best, pick = 0, None
     for row in rows:
         rec = record_from_row(row)
-        score = replaces(cand.text, rec.text) if rec.text != cand.text else 0
+        score = (replaces(cand.text, rec.text) or (1 if moved and moved_from(moved, cand.text, rec.text) else 0)
+                 if rec.text != cand.text else 0)
         if score > best:
             best, pick = score, rec
     return pick
@@ -215,3 +217,22 @@ def residual(old_text: str, new_text: str) -> str:
 _SUBJECT_ONLY = re.compile(r"(?:the\s+|our\s+|a\s+)?[\w.#+-]+(?:\s+[\w.#+-]+)?\s+(?:app|project|service|repo|codebase|site|game|cli|"
                            r"api|library|lib|server|box|tool)|(?:the\s+|our\s+)?[\w.#+-]+", re.I)
 _ASIDE = re.compile(r"(?:that|this|it|which)(?:'s|\s+is|\s+was)\b", re.I)  # "that's the policy": about the clause before
+
+
+# "we switched the tests to vitest", "we moved hosting to fly.io": a job handed to another tool, said without the old one
+_MOVED = re.compile(r"\b(?:switch|mov|migrat|port)\w*\s+(?:the\s+|our\s+|all\s+)?(?P<subj>[a-z][\w-]{2,})\s+(?:over\s+)?(?:to|onto)\s+"
+                    r"(?P<new>[\w.+-]{2,})", re.I)
+
+
+def moved_from(moved: re.Match, new_text: str, old_text: str) -> bool:
+    """``old_text`` is a short statement of how the moved job was done before ("Tests run with jest."
+    for "we switched the tests to vitest"): it names the job (its stem), not the new tool, in ten words at most."""
+    stem = moved.group("subj").lower()
+    stem = stem[:-3] if stem.endswith("ing") and len(stem) > 6 else stem.rstrip("s")
+    words = re.findall(r"[a-z][\w.+-]*", old_text.lower())
+    return (len(words) <= 10 and any(w.startswith(stem) for w in words) and moved.group("new").lower() not in words
+            and stem not in _NOT_JOB and not other_scope(new_text, old_text))
+
+
+_NOT_JOB = {"it", "them", "everything", "all", "this", "that", "over", "back", "up", "down", "away", "out", "thing", "stuff", "one",
+            "here", "there", "now", "new", "prod", "staging", "dev", "the", "our"}
