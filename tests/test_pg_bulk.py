@@ -149,17 +149,21 @@ def test_an_import_beside_a_running_load_writes_without_waiting_for_it(pg_url, t
     other.close()
 
 
-def test_hnsw_is_built_once_the_vectors_pass_the_exact_size(pg_url, monkeypatch):
-    np = pytest.importorskip("numpy")
+def _small_index(pg_url, monkeypatch, np, seed: int):
+    """A 16-d index whose exact size is 40 rows, and 90 unit vectors with their ids."""
     from cavemem.embed import pg_vectors
 
     monkeypatch.setattr(pg_vectors, "EXACT_ROWS", 40)
     Memory(pg_url)
     idx = pg_vectors.PgVectorIndex(pg_url + ".vectors", dim=16, model="test-16")
-    rng = np.random.default_rng(5)
-    vecs = rng.normal(size=(90, 16)).astype(np.float32)
+    vecs = np.random.default_rng(seed).normal(size=(90, 16)).astype(np.float32)
     vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
-    ids = [f"mem_{i:016x}" for i in range(90)]
+    return idx, vecs, [f"mem_{i:016x}" for i in range(90)]
+
+
+def test_hnsw_is_built_once_the_vectors_pass_the_exact_size(pg_url, monkeypatch):
+    np = pytest.importorskip("numpy")
+    idx, vecs, ids = _small_index(pg_url, monkeypatch, np, 5)
 
     def hnsw() -> bool:
         return idx.srv.query(f"SELECT to_regclass('{idx.tab}_hnsw') IS NOT NULL")[0][0]
@@ -174,6 +178,39 @@ def test_hnsw_is_built_once_the_vectors_pass_the_exact_size(pg_url, monkeypatch)
     q = vecs[3] + 0.1 * vecs[85]
     exact = sorted(range(90), key=lambda i: -float(vecs[i] @ q))[:5]
     assert [h[0] for h in idx.search(q, 5)] == [ids[i] for i in exact]
+
+
+def test_indexed_vector_reads_take_one_round_trip_and_survive_a_dropped_table(pg_url, monkeypatch):
+    """Once a process has seen the HNSW index, a search (registry row, ``ef_search``, nearest
+    rows) and each id read go to the server in one round trip, with the same answers as the
+    checked path; a store shrunk back to the exact size is searched exactly again, and a table
+    another process dropped meanwhile reads as no vectors, not as an error."""
+    np = pytest.importorskip("numpy")
+    import psycopg
+    from cavemem.embed import pg_vectors
+
+    idx, vecs, ids = _small_index(pg_url, monkeypatch, np, 7)
+    idx.add(ids, vecs, fingerprint=[90, 90])
+    q = vecs[7] + 0.2 * vecs[60]
+    q /= np.linalg.norm(q)
+    exact = [ids[i] for i in sorted(range(90), key=lambda i: -float(vecs[i] @ q))[:5]]
+    assert [h[0] for h in idx.search(q, 5)] == exact  # the checked path; the index is now known
+    trips = []
+    real_execute, real_pipeline = psycopg.Connection.execute, psycopg.Connection.pipeline
+    monkeypatch.setattr(psycopg.Connection, "execute",
+                        lambda self, *a, **k: (trips.append(1) if self._pipeline is None else None, real_execute(self, *a, **k))[1])
+    monkeypatch.setattr(psycopg.Connection, "pipeline", lambda self: (trips.append(1), real_pipeline(self))[1])
+    assert [h[0] for h in idx.search(q, 5)] == exact and len(trips) == 1
+    trips.clear()
+    got = idx.scores_for(q, ids[:3])
+    assert len(trips) == 1 and got == pytest.approx({i: float(vecs[j] @ q) for j, i in enumerate(ids[:3])}, abs=1e-5)
+    idx.remove(ids[45:])  # 45 rows left, past the patched exact size no more: exact again
+    monkeypatch.setattr(pg_vectors, "EXACT_ROWS", 50)
+    left = [ids[i] for i in sorted(range(45), key=lambda i: -float(vecs[i] @ q))[:5]]
+    assert [h[0] for h in idx.search(q, 5)] == left
+    other = pg_vectors.PgVectorIndex(pg_url + ".vectors", dim=16, model="test-16")
+    other.destroy()  # as another process would
+    assert idx.search(q, 5) == [] and idx.scores_for(q, ids[:3]) == {} and idx.vectors(ids[:2]).shape == (0, 16)
 
 
 def test_vector_row_count_is_kept_without_counting_and_an_old_registry_is_upgraded(pg_url, tmp_path):
