@@ -207,3 +207,39 @@ def test_lookups_still_work_for_ids_that_are_not_hex(tmp_path):
     index.add(odd, unit_rows(3))
     assert index.rows_for([mid(5), odd[0], "mem_ffffffffffffffff"]) == [2, 0]
     assert set(index.scores_for(unit_rows(3)[1], [odd[1], mid(9)])) == {odd[1]}
+
+
+def test_a_search_near_the_last_one_gives_the_full_scan_answer(tmp_path, monkeypatch):
+    """The second search of a recall (its query moved toward its own best hits) rescans only the
+    rows that can reach its top k; its hits, cosines included, equal a full scan's, for nearby and
+    far queries, and after an append (the new row must be found)."""
+    import cavemem.embed.vectors as vectors
+
+    monkeypatch.setattr(vectors, "PRUNE_MIN_ROWS", 1000)
+    rng = np.random.default_rng(3)
+    centres = unit_rows(40, seed=4)
+    rows = centres[rng.integers(0, 40, 6000)] + 0.35 * rng.standard_normal((6000, 384)).astype(np.float32)
+    rows /= np.linalg.norm(rows, axis=1, keepdims=True)
+    index = VectorIndex(str(tmp_path / "mem.db.vectors"))
+    index.add([mid(i) for i in range(len(rows))], rows)
+    near_last, rescanned = index._near_last, []
+    index._near_last = lambda q, k: rescanned.append(near_last(q, k)) or rescanned[-1]
+    fresh = lambda q, k: VectorIndex(index.dir).search(q, k)  # noqa: E731 - no previous scan: a full one
+    for trial in range(30):
+        q = rows[trial * 97] + 0.2 * rng.standard_normal(384).astype(np.float32)
+        q /= np.linalg.norm(q)
+        assert index.search(q, 160) == fresh(q, 160)
+        best = [int(h[0][4:], 16) for h in index.search(q, 3)]
+        moved = q + 0.3 * rows[best].mean(axis=0)
+        moved /= np.linalg.norm(moved)
+        for k in (1, 10, 160):
+            assert index.search(moved, k) == fresh(moved, k)
+        far = unit_rows(1, seed=100 + trial)[0]
+        assert index.search(far, 10) == fresh(far, 10)
+    few = [r for r in rescanned if r is not None and len(r[0]) < len(rows) // 4]
+    assert len(few) >= 30  # the short cut was taken, on a small share of the rows
+    q = rows[5] + rows[6]
+    q /= np.linalg.norm(q)
+    index.search(q, 10)
+    index.add([mid(10_000)], q[None, :])  # the query itself, appended after the scan
+    assert index.search(q * 0.99 + 0.01 * rows[7], 1)[0][0] == mid(10_000)
