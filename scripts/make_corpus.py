@@ -470,20 +470,27 @@ def gen_json(c: Corpus) -> None:
 
 
 # ------------------------------------------------------------------------------------------ text
+def docs_text(c: Corpus, pages, n_md: int, n_debian: int, more_md=()) -> None:
+    """Man pages, Markdown documents, Debian changelogs and copyright files (n of each, spread
+    over the size range); the third batch asks for more of the same sources."""
+    for page in pages:
+        c.add("text", "man-page", f"man-{page}.txt", run(f"man -P cat {page} 2>/dev/null | col -bx", shell=True, timeout=60),
+              f"man -P cat {page} | col -bx", DEBIAN)
+    mds = glob.glob(f"{NPM}/docs/content/**/*.md", recursive=True) + glob.glob("/usr/share/doc/**/*.md", recursive=True) + glob.glob(f"{PEER_SP}/**/*.md", recursive=True)
+    for p in pick(mds + list(more_md), n_md):
+        c.copy("text", "markdown", f"md-{slug(p)[-60:]}", p, "licence of the shipping package")
+    for p in pick(glob.glob("/usr/share/doc/*/changelog.Debian.gz"), n_debian, 1_000, 300_000):
+        c.copy("text", "changelog", f"changelog-{p.split('/')[-2]}.txt", p, DEBIAN)
+    for p in pick(glob.glob("/usr/share/doc/*/copyright"), n_debian):
+        c.copy("text", "copyright", f"copyright-{p.split('/')[-2]}.txt", p, DEBIAN)
+
+
 def gen_text(c: Corpus) -> None:
     for p in sorted(glob.glob("/usr/share/common-licenses/*")):
         if os.path.isfile(p):
             c.copy("text", "licence", f"licence-{Path(p).name}.txt", p, f"the licence text itself ({Path(p).name})")
-    for page in ("ls", "bash", "git", "gcc", "tar", "ssh", "grep", "find", "apt-get", "dpkg", "python3", "strace", "rsync", "curl"):
-        c.add("text", "man-page", f"man-{page}.txt", run(f"man -P cat {page} 2>/dev/null | col -bx", shell=True, timeout=60),
-              f"man -P cat {page} | col -bx", DEBIAN)
-    mds = glob.glob(f"{NPM}/docs/content/**/*.md", recursive=True) + glob.glob("/usr/share/doc/**/*.md", recursive=True) + glob.glob(f"{PEER_SP}/**/*.md", recursive=True)
-    for p in pick(mds, 16):
-        c.copy("text", "markdown", f"md-{slug(p)[-60:]}", p, "licence of the shipping package")
-    for p in pick(glob.glob("/usr/share/doc/*/changelog.Debian.gz"), 6, 1_000, 300_000):
-        c.copy("text", "changelog", f"changelog-{p.split('/')[-2]}.txt", p, DEBIAN)
-    for p in pick(glob.glob("/usr/share/doc/*/copyright"), 6):
-        c.copy("text", "copyright", f"copyright-{p.split('/')[-2]}.txt", p, DEBIAN)
+    pages = ("ls", "bash", "git", "gcc", "tar", "ssh", "grep", "find", "apt-get", "dpkg", "python3", "strace", "rsync", "curl")
+    docs_text(c, pages, 16, 6)
     for pkg in ("python3", "git", "gcc-12", "nodejs", "postgresql-15"):
         c.add("text", "apt-show", f"apt-cache-show-{pkg}.txt", run(["apt-cache", "show", pkg]), f"apt-cache show {pkg}", DEBIAN)
 

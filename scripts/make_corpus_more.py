@@ -9,6 +9,7 @@ Cloud SDK and pyenv checkouts). Classes added: ``systemd-unit``, ``k8s-yaml``, `
 ``pip-build-log``; ``ascii-table``, ``csv``/``tsv`` with other delimiters; ``grep``,
 ``git-grep`` (``--heading``); ``perl``, ``shell``, ``vimscript``, ``cmake``, ``tcl``, ``php``,
 ``sql``, ``go``, ``makefile``; ``rst``, ``readme``, ``news``, ``help-text``, ``pod-text``.
+The third batch (``gen_*_third``) samples config, text and log sources wider (``env-file`` is new).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from make_corpus import DEBIAN, OUTPUT, PSF, PYPI, REPO, VENV_SP, Corpus, pick, run, slug
+from make_corpus import DEBIAN, OUTPUT, PEER_SP, PSF, PYPI, REPO, VENV_SP, Corpus, docs_text, pick, run, slug
 
 GCLOUD = "/usr/lib/google-cloud-sdk"
 KUBECTL = f"{GCLOUD}/bin/kubectl"
@@ -224,4 +225,79 @@ def gen_text_more(c: Corpus) -> None:
               f"python -m pydoc {mod}", PSF)
 
 
-GENERATORS_MORE = [gen_config_more, gen_logs_more, gen_tabular_more, gen_search_more, gen_code_more, gen_text_more]
+# ------------------------------------------------------------------- third batch (issue 9, wider)
+# More of the same sources, sampled wider (``pick`` spreads n files over the size range; names
+# already in the corpus are skipped), plus new ones: ``/etc/default`` env files, more man pages,
+# help texts, pydoc and pod2text pages, CPython's own unittest runs, more failing programs.
+def gen_config_third(c: Corpus) -> None:
+    confs = glob.glob("/etc/**/*.conf", recursive=True) + glob.glob("/usr/share/doc/**/*.conf", recursive=True)
+    confs = [p for p in confs if os.access(p, os.R_OK) and not Path(p).read_bytes()[:200].lstrip().startswith(b"<")]
+    for p in pick(confs, 40):
+        c.copy("config", "ini-conf", f"etc-{slug(p)[-60:]}", p, DEBIAN)
+    for p in pick([p for p in glob.glob("/etc/default/*") if os.access(p, os.R_OK)], 8, 300):
+        c.copy("config", "env-file", f"etc-default-{Path(p).name}", p, DEBIAN)
+    yamls = glob.glob(f"{PEER_SP}/**/*.y*ml", recursive=True) + glob.glob(f"{VENV_SP}/**/*.y*ml", recursive=True)
+    yamls += glob.glob(f"{GCLOUD}/lib/googlecloudsdk/**/*.yaml", recursive=True)
+    for p in pick(yamls, 40):
+        c.copy("config", "yaml", f"yaml-{slug(p)[-60:]}", p, PYPI if not p.startswith(GCLOUD) else APACHE)
+    tomls = glob.glob(f"{PEER_SP}/**/*.toml", recursive=True) + glob.glob(f"{VENV_SP}/**/*.toml", recursive=True)
+    tomls += glob.glob(f"{GCLOUD}/**/*.toml", recursive=True) + glob.glob(f"{PYENV}/**/*.toml", recursive=True)
+    for p in pick(tomls, 12, 600):
+        c.copy("config", "toml", f"pkg-{slug(p)[-60:]}", p, PYPI)
+    cfgs = glob.glob(f"{PEER_SP}/**/*.cfg", recursive=True) + glob.glob(f"{GCLOUD}/**/*.cfg", recursive=True)
+    cfgs += glob.glob(f"{PYENV}/**/*.cfg", recursive=True) + glob.glob(f"{PYENV}/**/*.ini", recursive=True)
+    for p in pick(cfgs, 14, 600):
+        c.copy("config", "ini-conf", f"pkg-{slug(p)[-60:]}", p, PYPI)
+    units = glob.glob("/lib/systemd/system/*.service") + glob.glob("/lib/systemd/system/*.socket")
+    for p in pick(units, 20, 600):
+        c.copy("config", "systemd-unit", f"unit-{Path(p).name}", p, DEBIAN)
+
+
+def gen_text_third(c: Corpus) -> None:
+    pages = ("make", "sed", "gawk", "ps", "less", "ssh-keygen", "systemctl", "perl", "node", "sqlite3", "cmake",
+             "vim", "gzip", "xargs", "sort", "crontab", "sudo", "ip", "mount", "tmux")
+    docs_text(c, pages, 40, 16, glob.glob(f"{GCLOUD}/**/*.md", recursive=True))
+    readmes = [p for p in glob.glob("/usr/share/doc/*/README*") if not p.endswith((".html", ".md"))]
+    for p in pick(readmes, 16):
+        c.copy("text", "readme", f"readme-{slug(p)[-60:]}", p, DEBIAN)
+    rst = glob.glob(f"{GCLOUD}/**/*.rst", recursive=True) + glob.glob("/usr/share/doc/**/*.rst", recursive=True)
+    rst += glob.glob(f"{PEER_SP}/**/*.rst", recursive=True)
+    for p in pick(rst, 20):
+        c.copy("text", "rst", f"rst-{slug(p)[-60:]}", p, APACHE if p.startswith(GCLOUD) else DEBIAN)
+    for name, cmd in {"ls": "ls --help", "grep": "grep --help", "git-commit": "git commit -h", "cmake": "cmake --help",
+                      "node": "node --help", "sqlite3": "sqlite3 -help", "kubectl": f"{KUBECTL} --help",
+                      "pytest": f"{REPO}/.venv/bin/python -m pytest --help", "rsync": "rsync --help", "apt-get": "apt-get --help"}.items():
+        c.add("text", "help-text", f"help-{name}.txt", _sh(f"{cmd} 2>&1"), cmd, OUTPUT)
+    for mod in ("File::Temp", "List::Util", "Carp", "Text::Wrap", "Pod::Usage"):
+        path = _sh(f"perldoc -l {mod} 2>/dev/null").strip().decode() or f"/usr/share/perl/5.36/{mod.replace('::', '/')}.pm"
+        c.add("text", "pod-text", f"pod-{mod.replace('::', '-')}.txt", _sh(f"pod2text {path}"), f"pod2text {mod}", "Artistic / GPL (Perl)")
+    for mod in ("argparse", "subprocess", "csv", "collections", "shutil", "logging"):
+        c.add("text", "pod-text", f"pydoc-{mod}.txt", run([str(REPO / ".venv/bin/python"), "-m", "pydoc", mod], env=dict(os.environ, PAGER="cat")),
+              f"python -m pydoc {mod}", PSF)
+
+
+def gen_logs_third(c: Corpus) -> None:
+    py = f"{PYENV}/versions/3.11.7/bin/python3"
+    for mod in ("test_textwrap", "test_json", "test_csv", "test_shlex", "test_fnmatch", "test_difflib"):
+        c.add("log", "unittest-log", f"cpython-unittest-{mod}.log", run([py, "-m", "unittest", "-v", f"test.{mod}"], timeout=300),
+              f"python3.11 -m unittest -v test.{mod} (pyenv CPython's own tests)", PSF)
+    for pkgs in ("nginx", "redis-server", "openjdk-17-jdk-headless", "libreoffice-core", "docker.io"):
+        c.add("log", "apt-log", f"apt-get-s-{pkgs.split()[0]}.log", _sh(f"apt-get -s install {pkgs} 2>&1"), f"apt-get -s install {pkgs}", OUTPUT)
+    for cmd in ("ls -la /etc", "python3 -c pass", "git --version", "cat /etc/hostname"):
+        c.add("log", "strace", f"strace-{slug(cmd)[:30]}.log", _sh(f"strace -f -tt {cmd} 2>&1 >/dev/null", timeout=60), f"strace -f -tt {cmd}", OUTPUT)
+    snippets = {"keyerror": "d = {}\nfor i in range(5): d[i] = i\nprint(d[9])",
+                "import": "import importlib\nimportlib.import_module('no_such_module_cavemem')",
+                "unicode": "b'\\xff\\xfe'.decode('utf-8')",
+                "warnings": "import warnings\nfor i in range(30): warnings.warn(f'deprecated call {i}', DeprecationWarning, stacklevel=1)"}
+    for name, code in snippets.items():
+        c.add("log", "python-trace", f"python-{name}.log", run([str(REPO / ".venv/bin/python"), "-W", "always", "-c", code]),
+              f"python -c <{name}>", OUTPUT)
+    pip = str(REPO / ".venv/bin/pip")
+    for reqs in ("django", "numpy pandas", "fastapi uvicorn"):
+        c.add("log", "pip-build-log", f"pip-install-dry-run-{reqs.split()[0]}.log",
+              run([pip, "install", "--dry-run", "-v", "--ignore-installed", *reqs.split()], timeout=180),
+              f"pip install --dry-run -v --ignore-installed {reqs}", OUTPUT)
+
+
+GENERATORS_MORE = [gen_config_more, gen_logs_more, gen_tabular_more, gen_search_more, gen_code_more, gen_text_more,
+                   gen_config_third, gen_text_third, gen_logs_third]

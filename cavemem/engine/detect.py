@@ -50,6 +50,8 @@ _MD_HEADING = re.compile(rb"(?:\A|\n\n)(?:#{1,6} \S|[^\n]+\n(?:={3,}|-{3,})[\t ]
 # a block opened at the end of a line (``if (x) {``, ``struct s {``); prose writes braces inside
 # words (``d/t/{control,tests}``)
 _OPEN_BRACE_LINE = re.compile(rb"[^\s{]\s*\{[\t ]*\r?$", re.M)
+# C block comments and Perl's POD blocks: prose a program carries outside its lines
+_BLOCK_COMMENT = re.compile(rb"/\*.*?\*/|^=[a-z]\w*\b.*?(?:^=cut\b|\Z)", re.S | re.M)
 _CODE_SYMBOLS = re.compile(rb"[(){}\[\];=_<>&|]")
 # lines that open on a declaration or import: a data-heavy module (a codec's mapping table)
 # is code even when its symbols are sparse
@@ -98,6 +100,8 @@ _LOG_LINE = re.compile(
     rb"|^[\t ]*(?!(?:during|nothing|something|anything|everything|string|spring|bring|thing|king"
     rb"|ring|sing|morning|evening|being|having)\b)[A-Za-z][a-z]{2,}ing\b"
 )
+_BARE_GUTTER = re.compile(rb"[\t ]*\|(?: |$)")
+_NUMBERED_GUTTER = re.compile(rb"^[\t ]*\d+[\t ]*\| ", re.M)
 # a test runner's pass/fail mark opening a line: \u2714 \u2716 \u2713 \u2717 \u2715 \u00d7, or TAP's ``ok 3`` / ``not ok 4``
 _RUNNER_MARK = re.compile(
     rb"^[\t ]*(?:\xe2\x9c[\x93\x94\x95\x96\x97]|\xc3\x97|(?:not )?ok \d+\b)", re.M
@@ -235,7 +239,12 @@ def _looks_tabular(data: bytes) -> bool:
 def is_code(data: bytes, trimmed: bytes) -> bool:
     if is_log(data) or _looks_config(data):  # the strict config reader is surer than these votes
         return False
-    if trimmed.startswith(b"#!") or _sql_script(data) or len(_MAKE_RULE.findall(data, 0, 1 << 16)) >= 2:
+    if trimmed.startswith(b"#!") or _sql_script(data):
+        return True
+    shape = _line_shapes(data)
+    if shape == "prose":  # prose at the body's indent, code only in deeper blocks (pod, pydoc, rst)
+        return False
+    if len(_MAKE_RULE.findall(data, 0, 1 << 16)) >= 2:  # after the prose test: ``Q1: Why ...`` over a tab
         return True
     if b"`" in data and len(_MD_HEADING.findall(data, 0, 1 << 16)) >= 2:  # two headings or one fenced block
         # a Markdown document quotes code in fences and inline spans: it is code only when
@@ -243,9 +252,6 @@ def is_code(data: bytes, trimmed: bytes) -> bool:
         prose = _MD_CODE.sub(b"", data)
         if len(prose) < len(data) and len(_CODE_HEADS.findall(prose, 0, 1 << 16)) < 3:
             return False
-    shape = _line_shapes(data)
-    if shape == "prose":  # prose at the body's indent, code only in deeper blocks (pod, pydoc, rst)
-        return False
     if shape == "code":  # statement lines of a language without C keywords (CMake, Vim, Tcl, make)
         return True
     from ..formats.scripts import LINE_SHAPED, sniff_outline
@@ -263,6 +269,8 @@ def is_code(data: bytes, trimmed: bytes) -> bool:
         return False  # prose that names keywords: licences, man pages, changelogs
     if _PY_DEF.search(data) is not None:
         return True
+    if len(_CODE_HEADS.findall(data, 0, 1 << 16)) < 3 and _sentence_share(data) * 4 >= 1:
+        return False  # a document quoting code (pod2text, pydoc): a quarter of its lines are sentences
     # three statement shapes at least (``) {``, ``=>``, ``;`` line ends, blocks opened at line
     # ends, lines opening on ``func``/``import``): prose meets one by chance (an ``a -> b``
     # arrow, a ``Tag: a::b`` list)
@@ -303,6 +311,15 @@ def _line_shapes(data: bytes) -> str:
     return ""
 
 
+def _sentence_share(data: bytes) -> float:
+    """The share of sentences among the non-blank, non-comment lines of the first 64 KiB: code
+    reached by its symbols alone writes its prose in comments, a document writes it in lines."""
+    head = _BLOCK_COMMENT.sub(b"", data[: 1 << 16])
+    lines = [b for b in (line.strip() for line in head.split(b"\n")) if b and not b.startswith(_COMMENT_HEADS)]
+    # prose in a gutter or quoted (pydoc's ``|  ``, a mail's ``> ``) is still prose
+    return sum(_is_sentence(line.lstrip(b"|> \t")) for line in lines) / len(lines) if lines else 0.0
+
+
 def _is_sentence(line: bytes) -> bool:
     words = line.split()
     return len(words) >= 6 and sum(1 for w in words if _WORD.fullmatch(w)) * 5 >= len(words) * 4
@@ -329,7 +346,19 @@ def _symbol_dense(data: bytes) -> bool:
 
 @remember_last_answer
 def is_log(data: bytes) -> bool:
-    return _lines_vote(data, _LOG_LINE.search, min_lines=4, min_hits=3, share_den=2) or _test_report(data)
+    hit = _LOG_LINE.search
+    if b"|" in data and _NUMBERED_GUTTER.search(data, 0, 1 << 16) is None:
+        hit = _log_line_outside_gutter
+    return _lines_vote(data, hit, min_lines=4, min_hits=3, share_den=2) or _test_report(data)
+
+
+def _log_line_outside_gutter(line: bytes):
+    """A log line, where a bare ``    |  `` gutter alone does not make one: with no numbered
+    source line anywhere it is no compiler's (pydoc draws its class bodies with it)."""
+    m = _LOG_LINE.search(line)
+    if m and m.start() == 0 and _BARE_GUTTER.fullmatch(m.group()):
+        return _LOG_LINE.search(line, m.end())
+    return m
 
 
 def _test_report(data: bytes) -> bool:
