@@ -137,9 +137,9 @@ def test_private_spans_are_removed_even_without_redaction():
     "https://" + "a:" * 300_000,
 ])
 def test_pathological_inputs_finish_fast(big):
-    t0 = time.perf_counter()
+    t0 = time.process_time()  # CPU time: other processes on a busy machine do not count
     clean(big)
-    assert time.perf_counter() - t0 < 5
+    assert time.process_time() - t0 < 5
 
 
 @settings(max_examples=200, deadline=None)
@@ -244,6 +244,65 @@ def test_credential_pairs_go_together():
     assert found == {"aws_access_key_id": 1, "aws_secret_access_key": 1}
 
 
+def test_the_other_half_of_alibaba_and_gcs_key_pairs_goes_too():
+    out, _ = redact("aliyun ram user LTAI5tQm7Xb2Kp9Vw3Rz8Ncd / Hq7Lm2Xp9Vb4Kc8Rt3Wz6Ny1Df5Gs0 ok")
+    assert out == "aliyun ram user [REDACTED:alibaba_access_key_id] / [REDACTED:alibaba_secret_key] ok"
+    out, _ = redact("GOOG1E" + "K7Q2M9X4B8V3N6C1Z5L0P2R7T4Y8W3H6J1F5D9S2A7G4E8U3Q6W1E9R" + " Zr9/Kf3Qm1xTb7Vw+Lp8Ns2Hc5Jd4Ge6Ua0YiOoP")
+    assert out == "[REDACTED:gcs_hmac_access_id] [REDACTED:gcs_hmac_secret]"
+
+
+@pytest.mark.parametrize("text,secret", [
+    ("the db password is now Xk9pLm2q!", "Xk9pLm2q!"),
+    ("The DB password changed: it's now Ab$cd1234", "Ab$cd1234"),
+    ("the password is still Kx8#mmq1z", "Kx8#mmq1z"),
+    ("secret is: Kx8#mmq1z", "Kx8#mmq1z"),
+    ("password now Kx8#mmq1z", "Kx8#mmq1z"),
+    ("the staging password was changed to Kx8#mmq1z", "Kx8#mmq1z"),
+    ("the api key is now Zt9Qw2Lm8RxKp4Vb7Nc3Hd", "Zt9Qw2Lm8RxKp4Vb7Nc3Hd"),
+    ("the wifi password is 84736251", "84736251"),
+    ("use password 'hunter2' for the demo", "hunter2"),
+    ("the passphrase is 'correct horse battery staple'", "correct horse battery staple"),
+    ("password hunter22xx works", "hunter22xx"),
+    ("I use Qm4!vT9xLp as the password for staging", "Qm4!vT9xLp"),
+    ("psw: Summer2024", "Summer2024"),
+    ("the door code is 4821", "4821"),
+])
+def test_a_password_given_as_an_update_is_hidden(text, secret):
+    assert secret not in redact(text)[0]
+
+
+@pytest.mark.parametrize("text", [
+    "the password is now stored in Vault", "password now lives in 1Password", "the password is still required",
+    "The token is now refreshed hourly", "we set the password to expire every 90 days",
+    "the password 'field' is required", "password `PASSWORD_HASHERS` setting", "password 'min_length' rule",
+    "Summer2024 is the password policy example", "pass python311 to tox", "tests pass on py312", "password length is 12",
+    "PIN_MEMORY=1", "pin the version to 2024", "error code: 4821", "exit code is 1",
+])
+def test_updates_that_name_no_password_stay(text):
+    assert redact(text) == (text, {})
+
+
+@pytest.mark.parametrize("text,secret", [
+    ("datadog: 5u4o8ptzxxn99xwiwvqf7jxnh56t3cb08d2h9t99", "5u4o8ptzxxn99xwiwvqf7jxnh56t3cb08d2h9t99"),
+    ("okta => 00Zv1e9Ut5SYeYbruQehTgvbKnxgxCuazneF2PCz7y", "00Zv1e9Ut5SYeYbruQehTgvbKnxgxCuazneF2PCz7y"),
+    ("heroku = 79ecc336-f26e-3e73-2ea4-105075fcffc2", "79ecc336-f26e-3e73-2ea4-105075fcffc2"),
+    ("cloudflare global 0123456789abcdef0123456789abcdef01234", "0123456789abcdef0123456789abcdef01234"),
+])
+def test_a_random_value_beside_a_provider_name_is_hidden(text, secret):
+    out, found = redact(text)
+    assert secret not in out and found
+
+
+@pytest.mark.parametrize("text", [
+    "sentry release 3f9c2a7b6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a", "heroku deploy 15dd6f5f84be85f04d732a97df5fd653328f105d done",
+    "okta group 00g1abcd2efgh3ijk4l5", "heroku app: acme-shop-prod-2024", "algolia index products_v2_2024",
+    "jira: PROJ-1234/PROJ-1240", "mailgun domain mg.acme-mail2024.com", "cloudflare zone 023e105f4ecef8ad9ca31a8372d0c353",
+    "HEROKU_APP_ID=123e4567-e89b-12d3-a456-426614174000", "discord user id 123456789012345678",
+])
+def test_names_and_ids_beside_a_provider_name_stay(text):
+    assert redact(text) == (text, {})
+
+
 def test_api_reports_field_redactions(cave_home, tmp_path):
     from cavemem.memory.api import Memory
 
@@ -275,6 +334,13 @@ ADVERSARIAL = {
     "sig_params": "?sig=" * 100_000,
     "discord_dots": "M" * 30 + "." * 500_000,
     "curl_users": "curl -u a:" * 20_000,
+    "provider_names": "datadog " * 100_000,
+    "provider_assign": "okta: " * 100_000,
+    "upper_run": "A" * 1_000_000,
+    "pipe_digits": "1234567890123456|" * 50_000,
+    "mmk_suffix": ("Ab12Cd_" * 10 + "_mmk ") * 10_000,
+    "password_updates": "the password is now " * 20_000,
+    "pat_dots": "pat." * 200_000,
 }
 
 

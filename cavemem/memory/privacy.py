@@ -93,22 +93,36 @@ def _private_keys(text: str, found: dict[str, int]) -> str:
 
 
 _AWS_SECRET = re.compile(r"(?<![A-Za-z0-9+/=])[A-Za-z0-9+/]{40}(?![A-Za-z0-9+/=])")
+_ALIBABA_SECRET = secret_rules.Lazy(r"(?<![A-Za-z0-9+/=])[A-Za-z0-9]{30}(?![A-Za-z0-9+/=])")
 _TWILIO_SID = re.compile(r"\bAC[0-9a-f]{32}\b")
 _HEX32 = re.compile(r"(?<![0-9A-Za-z])[0-9a-f]{32}(?![0-9A-Za-z])")
+# key id kind found, a word that names the provider, the secret half's kind and shape
+_KEY_PAIRS = (
+    ("aws_access_key_id", "aws", "aws_secret_access_key", _AWS_SECRET),
+    ("gcs_hmac_access_id", "hmac", "gcs_hmac_secret", _AWS_SECRET),
+    ("alibaba_access_key_id", "aliyun", "alibaba_secret_key", _ALIBABA_SECRET),
+)
+
+
+def _mixed(v: str) -> bool:
+    return any(c.isupper() for c in v) and any(c.islower() for c in v) and any(c.isdigit() for c in v)
 
 
 def _pairs(text: str, low: str, found: dict[str, int]) -> str:
-    """The other half of a credential pair: a bare 40-character AWS secret anywhere in a text
-    that names AWS or holds a key id; a Twilio auth token beside its account SID."""
-    if "aws_access_key_id" in found or "aws" in low:
-        def aws(m: re.Match) -> str:
-            v = m.group(0)
-            if not (any(c.isupper() for c in v) and any(c.islower() for c in v) and any(c.isdigit() for c in v)):
-                return v
-            found["aws_secret_access_key"] = found.get("aws_secret_access_key", 0) + 1
-            return PLACEHOLDER.format("aws_secret_access_key")
+    """The other half of a credential pair: a bare random secret of the provider's shape in a
+    text that names the provider or holds its key id (AWS, GCS HMAC, Alibaba); a Twilio auth
+    token beside its account SID."""
+    for id_kind, word, kind, rx in _KEY_PAIRS:
+        if id_kind not in found and word not in low:
+            continue
 
-        text = _AWS_SECRET.sub(aws, text)
+        def half(m: re.Match, kind: str = kind) -> str:
+            if not _mixed(m.group(0)):
+                return m.group(0)
+            found[kind] = found.get(kind, 0) + 1
+            return PLACEHOLDER.format(kind)
+
+        text = rx.sub(half, text)
     if "AC" in text and _TWILIO_SID.search(text):
         for kind, rx in (("twilio_account_sid", _TWILIO_SID), ("twilio_auth_token", _HEX32)):
             text, n = rx.subn(PLACEHOLDER.format(kind), text)

@@ -4,8 +4,10 @@
 Tr0ub4dor&3"), command-line credentials (``curl -u``, ``docker login -p``, ``mysql -p…``),
 passwords inside URLs, ``Authorization`` headers, high-entropy strings after secret words, and the
 second half of a credential pair (the AWS secret beside its key id, the Twilio token beside its
-account SID). Values are vetted so prose ("the password is required"), paths ("pwd: /home/me"),
-placeholders (``${DB_PASSWORD}``) and numbers stay.
+account SID), updates in prose ("the password is now …") and a random value right after a
+provider's name (gitleaks' semi-generic rules: ``datadog: 5u4o…``; MIT, see LICENSE-gitleaks.txt).
+Values are vetted so prose ("the password is required"), paths ("pwd: /home/me"), placeholders
+(``${DB_PASSWORD}``), numbers, commit ids and slugs stay.
 
 Every pattern starts at a literal word and has bounded quantifiers only: linear time.
 """
@@ -24,7 +26,7 @@ Rule = tuple[str, Lazy, Callable[[re.Match], bool], tuple[str, ...]]
 _WORDS = (
     r"pass(?:word|wd|phrase)?|pwd|secret|secrets|client[_-]?secret|secret[_-]?key|api[_-]?key|apikey"
     r"|auth[_-]?key|access[_-]?key|account[_-]?key|private[_-]?key|client[_-]?key|signing[_-]?key"
-    r"|pw|passcode|(?:totp|2fa|mfa|otp)[ _-]?(?:seed|secret|key)|storepass|keypass|encryption[_-]?key|master[_-]?key|license[_-]?key|app[_-]?key|service[_-]?key|credentials?"
+    r"|pw|psw|passcode|pin[_ -]?code|(?:door|alarm|gate|lock|garage|safe|keypad)[_ ]code|(?:totp|2fa|mfa|otp)[ _-]?(?:seed|secret|key)|storepass|keypass|encryption[_-]?key|master[_-]?key|license[_-]?key|app[_-]?key|service[_-]?key|credentials?"
     r"|access[_-]?token|auth[_-]?token|refresh[_-]?token|private[_-]?token|session[_-]?token|sas[_-]?token"
     r"|bot[_-]?token|token|contrase[ñn]a|passwort|mot[_ ]de[_ ]passe"
 )
@@ -146,11 +148,26 @@ def _about_something_else(m: re.Match) -> bool:
     return bool(between) and between[0].lower().strip(":=") in _SUBJECT_STOP
 
 
+_PASS_WORD = Lazy(r"(?i)(?:pass(?:word|wd|phrase|code)?|pwd|pw|psw|pin[_ -]?code|(?:door|alarm|gate|lock|garage|safe|keypad)[_ ]code|contrase[ñn]a|passwort)")
+
+
+def _pass_word(m: re.Match) -> bool:
+    """The key word names a password (not a token or key): a digits-only or lowercase value counts."""
+    return _PASS_WORD.match(m.group(0).lstrip(" \t-")) is not None or _PASS_WORD.search(m.group(0)[: m.start("suffix") - m.start(0)]) is not None
+
+
+def _plain_password(v: str) -> bool:
+    """``84736251``, ``hunter22xx``: digits only (4+), or letters with 2+ digits (6+ chars)."""
+    if v.isdigit():
+        return len(v) >= 4
+    return v.isalnum() and len(v) >= 6 and sum(c.isdigit() for c in v) >= 2 and sum(c.isalpha() for c in v) >= 3
+
+
 def _prose_value(m: re.Match) -> bool:
     v = m.group("v").rstrip(".!?)")
     if placeholder(m.group("v")) or not _suffix_ok(m) or v.lower() in _PROSE_STOP or _about_something_else(m):
         return False
-    if looks_secret(v):
+    if looks_secret(v) or (_pass_word(m) and _plain_password(v)):
         return True
     end = m.string[m.end("v") : m.end("v") + 2]
     at_end = end == "" or end[:1] in ".!\n;)" and (len(end) < 2 or end[1] in " \n\"'")
@@ -158,7 +175,30 @@ def _prose_value(m: re.Match) -> bool:
 
 
 def _strong(m: re.Match) -> bool:
-    return not placeholder(m.group("v")) and _suffix_ok(m) and looks_secret(m.group("v").rstrip(".!?)"), strong=True)
+    v = m.group("v").rstrip(".!?)")
+    if placeholder(m.group("v")) or not _suffix_ok(m) or v.lower() in _PROSE_STOP:
+        return False
+    if looks_secret(v, strong=True):
+        return True
+    word = m.group(0)[: m.start("suffix") - m.start(0)].lower()
+    return word != "pass" and _pass_word(m) and _plain_password(v) and not v.isdigit()  # "pass py311 to tox": a verb
+
+
+_CONSTANT = Lazy(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[a-z]+(?:_[a-z]+)+")  # a setting's name
+
+
+def _quoted(m: re.Match) -> bool:
+    """``password 'hunter2'``, ``the passphrase is "correct horse battery"``: quoted after the word."""
+    v = m.group("v").strip()
+    if len(v) < 4 or placeholder(v) or not _suffix_ok(m) or path_like(v) or _CONSTANT.fullmatch(v):
+        return False
+    return v.lower() not in _PROSE_STOP | _SUBJECT_STOP
+
+
+def _named_after(m: re.Match) -> bool:
+    """``I use Qm4!vT9xLp as the password``: the value comes first."""
+    v = m.group("v").strip("\"'`")
+    return looks_secret(v) and not v.lower().startswith(("http", "www."))
 
 
 def _not_placeholder(m: re.Match) -> bool:
@@ -185,10 +225,55 @@ def _bearer(m: re.Match) -> bool:
     return any(c.isdigit() for c in v) or any(not c.isalnum() for c in v)
 
 
-HINTS = ("pass", "pw", "secret", "key", "token", "credential", "totp", "otp", "2fa", "mfa", "contrase", "mot de", "mot_de")
+# provider names of gitleaks' semi-generic rules (config/gitleaks.toml): a value right after one is theirs
+PROVIDERS = (
+    "adafruit", "adobe", "airtable", "algolia", "alibaba", "aliyun", "asana", "atlassian", "confluence", "jira", "beamer",
+    "bitbucket", "bittrex", "meraki", "cloudflare", "codecov", "cohere", "coinbase", "confluent", "contentful", "datadog",
+    "discord", "droneci", "dropbox", "etsy", "facebook", "fastly", "finicity", "finnhub", "flickr", "freshbooks", "gitter",
+    "gocardless", "heroku", "hubspot", "intercom", "jfrog", "artifactory", "bintray", "kraken", "kucoin", "launchdarkly",
+    "linkedin", "looker", "mailchimp", "mailgun", "mattermost", "messagebird", "netlify", "newrelic", "new_relic", "nytimes",
+    "okta", "plaid", "privateai", "rapidapi", "sendbird", "sentry", "snyk", "sonar", "squarespace", "sumo", "sumologic",
+    "telegram", "travis", "twitch", "twitter", "typeform", "yandex", "zendesk",
+)
+
+
+def _provider_value(m: re.Match) -> bool:
+    """A random value (or a UUID: Heroku, HubSpot keys) named by its provider, not an id or URL."""
+    v = m.group("v").rstrip(".")
+    between = m.string[m.end("suffix") : m.start("v")]
+    if not _suffix_ok(m) or placeholder(v) or path_like(v) or "://" in v or v.lower() in _PROSE_STOP:
+        return False
+    if any(w.lower() in _NAMED for w in between.split()) or _wordy(v):
+        return False  # "okta group 00g…", "algolia index products_v2": an object's name or id
+    assigned = any(c in between for c in "=:")
+    if _UUID.fullmatch(v):
+        return assigned
+    if _HEX.fullmatch(v):  # not "sentry release 3f9c…", "heroku deploy <sha>": a commit or digest
+        return assigned or not (len(v) <= 12 or len(v) in (40, 64))
+    return any(c.isdigit() for c in v) and any(c.isalpha() for c in v) and entropy(v) >= 3.5
+
+
+_HEX = Lazy(r"[0-9a-fA-F]+")
+_NAMED = _SUBJECT_STOP | frozenset(
+    "group groups index domain app apps zone ticket page issue release deploy user users chat handle org project team "
+    "channel workspace site account tenant space board region cluster instance bucket dashboard monitor host".split()
+)
+_WORD_PART = Lazy(r"[A-Za-z][a-z]{2,}")
+
+
+def _wordy(v: str) -> bool:
+    """Two or more words joined by ``-_./``: a slug or host name (``acme-shop-prod-2024``)."""
+    parts = re.split(r"[-_./|]", v)
+    return len(parts) >= 2 and sum(1 for p in parts if _WORD_PART.fullmatch(p)) >= 2
+_UUID = Lazy(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+
+
+HINTS = ("pass", "pw", "psw", "pin", " code", "secret", "key", "token", "credential", "totp", "otp", "2fa", "mfa", "contrase", "mot de", "mot_de")
 _Q = r"(?P<q>[\"'`])"
 _VAL = r"(?P<v>[^\s\"'`,;]{1,512}+)"
-_FILL = r"(?:[ \t]{1,3}+(?!(?:is|was|are|to|as)\b)[A-Za-z][\w.-]{0,23}+){0,5}?"  # possessive: no re-splitting
+_FILL = r"(?:[ \t]{1,3}+(?!(?:is|was|are|to|as|now)\b)[A-Za-z][\w.-]{0,23}+){0,5}?"  # possessive: no re-splitting
+# words between the link and the value of an update ("is now …", "was changed to …", "it's now …")
+_ADV = r"(?:(?:it'?s|it is|now|still|currently|(?:set|changed|reset|updated|rotated) to)\s{1,3}+){0,2}"
 
 RULES: list[Rule] = [
     ("aws_secret_access_key", Lazy(r"(?i)aws.{0,20}?(?:secret|private).{0,20}?[\"']?\s{0,5}[:=]\s{0,5}[\"']?(?P<v>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])"), lambda m: True, ("aws",)),
@@ -218,10 +303,15 @@ RULES: list[Rule] = [
     ("password", Lazy(r"(?P<bol>^[ \t]{0,40}[-]?[ \t]{0,4})?" + _KEY + r"[\"']?(?P<op>\s{0,5}(?::=|=>|[:=])\s{0,5})(?:" + _Q + r"(?P<v>[^\"'`\r\n]{1,512})[\"'`]|(?P<v2>[^\s\"'`,;]{1,512}))", re.M), _assign_value, HINTS),
     ("password", Lazy(r"(?i)<[\w.:-]{0,40}?(?:password|passwd|secret|token|api[_-]?key)[\w.-]{0,20}>(?P<v>[^<\r\n]{1,512})</"), _not_placeholder, HINTS),
     # the word, a few words, a link ("is", "was", "to", ":") and the value: a password in a sentence
-    ("password", Lazy(_KEY + _FILL + r"(?:[ \t]{1,3}+(?:is|was|are|to|as|->|=>|=)|[ \t]{0,3}+:)\s{1,3}+[\"'`]?" + _VAL), _prose_value, HINTS),
+    ("password", Lazy(_KEY + _FILL + r"(?:[ \t]{1,3}+(?:is|was|are|to|as|now|->|=>|=):?|[ \t]{0,3}+:)\s{1,3}+" + _ADV + r"[\"'`]?" + _VAL), _prose_value, HINTS),
     ("password", Lazy(_KEY + r"\s{1,3}[\"'`]?" + _VAL), _strong, HINTS),
+    ("password", Lazy(_KEY + r"(?:[ \t]{1,3}+(?:is|was|=|:))?[ \t]{1,3}+(?P<q>[\"'`])(?P<v>[^\"'`\r\n]{1,128}+)(?P=q)"), _quoted, HINTS),
+    ("password", Lazy(r"(?i)(?<![^\s(])[\"'`]?(?P<v>[^\s\"'`]{6,128}+)[\"'`]?[ \t]{1,3}(?:as|is|was)[ \t]{1,3}(?:the|my|our|its|his|her|their)?[ \t]{0,3}(?:new[ \t]{1,3})?(?:password|passphrase|pwd|passcode)\b(?P<suffix>)(?=[ \t]{0,2}(?:[.,;:!?)\n]|$|(?:for|on|of|to|and|here|now)\b))"), _named_after, ("password", "passphrase", "pwd", "passcode")),
     # a long random string after a secret word ("the API key 3f9c…", "token: 9Xk…")
-    ("high_entropy_secret", Lazy(r"(?i:(?<![A-Za-z0-9])(?:keys?|secrets?|tokens?|credentials?|apikey|passwords?)(?P<suffix>))" + _FILL + r"(?:[ \t]{1,3}+(?:is|was|are|to|as))?[\s:=]{1,5}+[\"'`]?(?P<v>[A-Za-z0-9+/_.=-]{20,512}+)"), _high_entropy, HINTS),
+    ("high_entropy_secret", Lazy(r"(?i:(?<![A-Za-z0-9])(?:keys?|secrets?|tokens?|credentials?|apikey|passwords?)(?P<suffix>))" + _FILL + r"(?:[ \t]{1,3}+(?:is|was|are|to|as))?[\s:=]{1,5}+" + _ADV + r"[\"'`]?(?P<v>[A-Za-z0-9+/_.=-]{20,512}+)"), _high_entropy, HINTS),
+    # a provider's name beside a random value, no key word needed (gitleaks' semi-generic rules)
+    ("provider_secret", Lazy(r"(?i:(?<![A-Za-z0-9])(?:" + "|".join(PROVIDERS) + r"))(?P<suffix>(?:[_-][A-Za-z0-9]{1,20}){0,3})"
+     r"(?:[ \t]{1,3}+[A-Za-z][\w-]{0,15}+)?[ \t]{0,3}(?:=>|:=|[:=]|(?<=[ \t]))[ \t]{0,3}[\"'`]?(?P<v>[A-Za-z0-9+/_.=|-]{16,512}+)"), _provider_value, PROVIDERS),
 ]
 
 ALL_GUARDS = frozenset(g for rule in RULES for g in rule[3])

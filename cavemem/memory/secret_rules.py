@@ -2,7 +2,10 @@
 
 Covers the plugin list of ``detect-secrets`` (AWS, Azure storage/SAS, Artifactory, Discord, GitHub,
 GitLab, JWT, Mailchimp, NPM, OpenAI, PyPI, SendGrid, Slack, Square, Stripe, Telegram, Twilio) plus
-the newer formats it misses (Sentry, Resend, Mapbox, Adyen, Mailgun, age, Vault, Doppler, …).
+the newer formats it misses (Sentry, Resend, Mapbox, Adyen, Mailgun, age, Vault, Doppler, …), and
+every fixed-prefix format of gitleaks' rule list (1Password, Alibaba, Bedrock, ClickHouse, Dynatrace,
+GitLab's dozen prefixes, PlanetScale, RubyGems, Teams webhooks, …). Patterns adapted from gitleaks'
+``config/gitleaks.toml`` are used under its MIT licence, kept in ``LICENSE-gitleaks.txt`` beside this file.
 We match them ourselves instead of importing detect-secrets: its import alone costs ~140 ms, over
 the 30 ms budget of a cold ``remember`` (``scripts/bench_redaction.py`` measures both).
 
@@ -23,15 +26,17 @@ _AWS_PREFIXES = ("AKIA", "ASIA", "ABIA", "ACCA", "AGPA", "AIDA", "AIPA", "ANPA",
 # (kind, pattern, group, guards)
 _TABLE: list[tuple[str, str, int, tuple[str, ...]]] = [
     ("jwt", r"\beyJ[A-Za-z0-9_-]{8,4096}\.eyJ[A-Za-z0-9_-]{8,8192}\.[A-Za-z0-9_-]{8,4096}", 0, ("eyJ",)),
-    ("aws_access_key_id", r"(?<![A-Z0-9])(?:" + "|".join(_AWS_PREFIXES) + r")[A-Z0-9]{16}(?![A-Z0-9])", 0, _AWS_PREFIXES),
+    ("aws_access_key_id", r"(?<![A-Z0-9])(?:A3T[A-Z0-9]|" + "|".join(_AWS_PREFIXES) + r")[A-Z0-9]{16}(?![A-Z0-9])", 0, _AWS_PREFIXES + ("A3T",)),
     ("github_token", r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,255}\b", 0, ("gh",)),
     ("github_token", r"\bgithub_pat_[A-Za-z0-9_]{22,255}", 0, ("github_pat_",)),
-    ("gitlab_token", r"\bgl(?:pat|dt|rt|ptt|ft|soat|cbt)-[A-Za-z0-9_-]{20,255}", 0, ("gl",)),
+    ("gitlab_token", r"\bgl(?:pat|dt|rt|ptt|ft|soat|cbt|ffct|imt|agent|oas)-[A-Za-z0-9_-]{20,255}", 0, ("gl",)),
+    ("gitlab_token", r"\bGR1348941[A-Za-z0-9_-]{20,64}", 0, ("GR1348941",)),
+    ("gitlab_token", r"\b_gitlab_session=([0-9a-z]{32})\b", 1, ("_gitlab_session=",)),
     ("anthropic_api_key", r"\bsk-ant-[A-Za-z0-9_-]{20,255}", 0, ("sk-ant-",)),
     ("openai_api_key", r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,255}", 0, ("sk-",)),
     ("slack_token", r"\bxox[abposre]-[A-Za-z0-9-]{10,255}", 0, ("xox",)),
     ("slack_webhook", r"https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]{20,200}", 0, ("hooks.slack.com",)),
-    ("stripe_key", r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,255}\b", 0, ("_live_", "_test_")),
+    ("stripe_key", r"\b(?:sk|rk)_(?:live|test|prod)_[A-Za-z0-9]{10,255}\b", 0, ("_live_", "_test_", "_prod_")),
     ("stripe_webhook_secret", r"\bwhsec_[A-Za-z0-9+/=]{24,255}", 0, ("whsec_",)),
     ("google_api_key", r"\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])", 0, ("AIza",)),
     ("google_oauth_secret", r"\bGOCSPX-[A-Za-z0-9_-]{24,40}", 0, ("GOCSPX-",)),
@@ -66,13 +71,13 @@ _TABLE: list[tuple[str, str, int, tuple[str, ...]]] = [
     ("notion_token", r"\b(?:ntn_[A-Za-z0-9]{40,50}|secret_[A-Za-z0-9]{43})\b", 0, ("ntn_", "secret_")),
     ("databricks_token", r"\bdapi[0-9a-f]{32}(?:-\d)?\b", 0, ("dapi",)),
     ("grafana_token", r"\b(?:glsa_[A-Za-z0-9]{32}_[0-9a-f]{8}|glc_[A-Za-z0-9+/=]{32,400})", 0, ("glsa_", "glc_")),
-    ("newrelic_api_key", r"\bNRAK-[A-Z0-9]{27}\b", 0, ("NRAK-",)),
+    ("newrelic_api_key", r"\b(?:NRAK-[A-Z0-9]{27}|NRJS-[a-f0-9]{19}|NRII-[A-Za-z0-9-]{32})\b", 0, ("NRAK-", "NRJS-", "NRII-")),
     ("atlassian_token", r"\bATATT3[A-Za-z0-9_=-]{100,300}", 0, ("ATATT3",)),
     ("supabase_token", r"\bsbp_[0-9a-f]{40}\b", 0, ("sbp_",)),
     ("netlify_token", r"\bnfp_[A-Za-z0-9]{36,40}\b", 0, ("nfp_",)),
     ("pulumi_token", r"\bpul-[0-9a-f]{40}\b", 0, ("pul-",)),
     ("terraform_token", r"\b[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,90}", 0, (".atlasv1.",)),
-    ("fly_token", r"\bfo1_[A-Za-z0-9_-]{40,48}", 0, ("fo1_",)),
+    ("fly_token", r"\b(?:fo1_[A-Za-z0-9_-]{40,48}|fm1[ar]_[A-Za-z0-9+/]{100,4096}={0,3}|fm2_[A-Za-z0-9+/]{100,4096}={0,3})", 0, ("fo1_", "fm1", "fm2_")),
     ("groq_api_key", r"\bgsk_[A-Za-z0-9]{48,56}\b", 0, ("gsk_",)),
     ("xai_api_key", r"\bxai-[A-Za-z0-9]{70,90}\b", 0, ("xai-",)),
     ("replicate_token", r"\br8_[A-Za-z0-9]{37}\b", 0, ("r8_",)),
@@ -83,15 +88,58 @@ _TABLE: list[tuple[str, str, int, tuple[str, ...]]] = [
     ("azure_sas_key", r"(?i)\bSharedAccessKey\s{0,5}=\s{0,5}([A-Za-z0-9+/%]{20,100}(?:={0,2}|(?:%3D){0,2}))", 1, ("haredaccesskey",)),
     ("azure_sas_signature", r"[?&;]sig=([A-Za-z0-9%+/]{20,200}(?:={0,2}|(?:%3D){0,2}))", 1, ("sig=",)),
     ("slack_token", r"\bxapp-\d-[A-Z0-9]{8,12}-\d{8,14}-[a-f0-9]{32,80}\b", 0, ("xapp-",)),
+    # -- from gitleaks' rule list (config/gitleaks.toml, MIT: see LICENSE-gitleaks.txt) ---------
+    ("onepassword_secret_key", r"\bA3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}\b", 0, ("A3-",)),
+    ("onepassword_token", r"\bops_eyJ[A-Za-z0-9+/]{250,8192}={0,3}", 0, ("ops_eyJ",)),
+    ("adobe_client_secret", r"\bp8e-[A-Za-z0-9]{32}\b", 0, ("p8e-",)),
+    ("airtable_token", r"\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}\b", 0, ("pat",)),
+    ("alibaba_access_key_id", r"\bLTAI[A-Za-z0-9]{20}\b", 0, ("LTAI",)),
+    ("aws_bedrock_api_key", r"\b(?:ABSK[A-Za-z0-9+/]{109,269}={0,2}|bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t[A-Za-z0-9+/=]{0,4096})", 0, ("ABSK", "bedrock-api-key-")),
+    ("clickhouse_api_secret", r"\b4b1d[A-Za-z0-9]{38}\b", 0, ("4b1d",)),
+    ("clojars_token", r"(?i)\bCLOJARS_[a-z0-9]{60}\b", 0, ("clojars_",)),
+    ("cloudflare_origin_ca_key", r"\bv1\.0-[a-f0-9]{24}-[a-f0-9]{146}\b", 0, ("v1.0-",)),
+    ("defined_networking_token", r"\bdnkey-[A-Za-z0-9=_-]{26}-[A-Za-z0-9=_-]{52}", 0, ("dnkey-",)),
+    ("duffel_token", r"\bduffel_(?:test|live)_[A-Za-z0-9_=-]{43}", 0, ("duffel_",)),
+    ("dynatrace_token", r"\bdt0c01\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}", 0, ("dt0c01.",)),
+    ("easypost_token", r"\bEZ[AT]K[A-Za-z0-9]{54}\b", 0, ("EZAK", "EZTK")),
+    ("facebook_token", r"\bEAA[MC][A-Za-z0-9]{100,1024}", 0, ("EAAM", "EAAC")),
+    ("facebook_token", r"\b\d{15,16}(?:\||%7C)[0-9A-Za-z_-]{27,40}(?![0-9A-Za-z_-])", 0, ("|", "%7C")),
+    ("flutterwave_key", r"\bFLW(?:SECK|PUBK)_TEST-[a-hA-H0-9]{12}(?:[a-hA-H0-9]{20}-X)?", 0, ("FLWSECK", "FLWPUBK")),
+    ("frameio_token", r"\bfio-u-[A-Za-z0-9_=-]{64}", 0, ("fio-u-",)),
+    ("grafana_token", r"\beyJrIjoi[A-Za-z0-9]{70,400}={0,3}", 0, ("eyJrIjoi",)),
+    ("huggingface_token", r"\bapi_org_[A-Za-z]{34}\b", 0, ("api_org_",)),
+    ("infracost_token", r"\bico-[A-Za-z0-9]{32}\b", 0, ("ico-",)),
+    ("intra42_secret", r"\bs-s4t2(?:ud|af)-[a-f0-9]{64}\b", 0, ("s-s4t2",)),
+    ("maxmind_license_key", r"\b[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk\b", 0, ("_mmk",)),
+    ("teams_webhook", r"https://[a-z0-9-]{1,60}\.webhook\.office\.com/webhookb2/[A-Za-z0-9@/_-]{40,400}", 0, ("webhook.office.com",)),
+    ("octopus_api_key", r"\bAPI-[A-Z0-9]{26}\b", 0, ("API-",)),
+    ("openshift_token", r"\bsha256~[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])", 0, ("sha256~",)),
+    ("planetscale_token", r"\bpscale_(?:tkn|oauth|pw)_[A-Za-z0-9_=.-]{32,64}", 0, ("pscale_",)),
+    ("prefect_token", r"\bpnu_[A-Za-z0-9]{36}\b", 0, ("pnu_",)),
+    ("readme_api_key", r"\brdme_[a-z0-9]{70}\b", 0, ("rdme_",)),
+    ("rubygems_token", r"\brubygems_[a-f0-9]{48}\b", 0, ("rubygems_",)),
+    ("scalingo_token", r"\btk-us-[A-Za-z0-9_-]{48}", 0, ("tk-us-",)),
+    ("sendinblue_api_key", r"\bxkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}\b", 0, ("xkeysib-",)),
+    ("settlemint_token", r"\bsm_[aps]at_[A-Za-z0-9]{16}\b", 0, ("sm_",)),
+    ("shippo_token", r"\bshippo_(?:live|test)_[a-fA-F0-9]{40}\b", 0, ("shippo_",)),
+    ("sourcegraph_token", r"\bsgp_(?:(?:[a-fA-F0-9]{16}|local)_)?[a-fA-F0-9]{40}\b", 0, ("sgp_",)),
+    ("slack_token", r"\bxoxe\.xox[bp]-\d-[A-Za-z0-9]{163,166}", 0, ("xoxe.",)),
+    ("typeform_token", r"\btfp_[A-Za-z0-9_.=-]{59}", 0, ("tfp_",)),
+    ("harness_api_key", r"\b(?:pat|sat)\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}\b", 0, ("pat.", "sat.")),
+    ("dropbox_token", r"\bsl\.[A-Za-z0-9_=-]{135,1400}", 0, ("sl.",)),
+    ("twitter_bearer_token", r"\bA{22}[A-Za-z0-9%]{80,100}\b", 0, ("A" * 22,)),
+    ("plaid_token", r"\baccess-(?:sandbox|development|production)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b", 0, ("access-",)),
+    ("gcs_hmac_access_id", r"\bGOOG1[A-Z0-9]{50,70}\b", 0, ("GOOG1",)),
+    ("yandex_token", r"\b(?:t1\.[A-Za-z0-9_-]{20,512}={0,2}\.[A-Za-z0-9_-]{86}={0,2}|AQVN[A-Za-z0-9_-]{35,38}(?![A-Za-z0-9_-]))", 0, ("t1.", "AQVN")),
 ]
 
 # case-insensitive guards: these rules use (?i) and are checked against the lower-cased text
-_LOWER = {"azure_storage_key", "azure_sas_key"}
+_LOWER = {"azure_storage_key", "azure_sas_key", "clojars_token"}
 
 
 
 class Lazy:
-    """A regex compiled on first use: compiling all ~80 patterns up front would cost a cold
+    """A regex compiled on first use: compiling all ~105 patterns up front would cost a cold
     ``remember`` ~40 ms, while a typical text triggers the guards of none or a few."""
 
     __slots__ = ("pattern", "flags", "_rx")
@@ -110,6 +158,15 @@ class Lazy:
 
     def finditer(self, text: str):
         return self.rx.finditer(text)
+
+    def fullmatch(self, text: str):
+        return self.rx.fullmatch(text)
+
+    def match(self, text: str):
+        return self.rx.match(text)
+
+    def search(self, text: str):
+        return self.rx.search(text)
 
 
 RULES: list[tuple[str, Lazy, int]] = [(k, Lazy(p), g) for k, p, g, _ in _TABLE]

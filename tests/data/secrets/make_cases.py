@@ -250,6 +250,7 @@ def cases() -> list[dict]:
         add(kind, fmt.format(v), v)
     out.extend(second_batch(len(out)))
     out.extend(third_batch(len(out)))
+    out.extend(fourth_batch(len(out)))
     return out
 
 
@@ -371,6 +372,111 @@ def third_batch(start: int) -> list[dict]:
     return [{"id": f"s{start + i:03d}-batch3", "kind": "batch3", "text": t, "secrets": v} for i, (t, v) in enumerate(rows)]
 
 
+def fourth_batch(start: int) -> list[dict]:
+    """A fourth probe, written from gitleaks' rule list (config/gitleaks.toml, 222 rules) before
+    the rules it prompted: the fixed-prefix formats cavemem lacked, provider names beside a
+    random value (gitleaks' semi-generic rules), key-id/secret pairs and adverbs in prose
+    ("the password is now …")."""
+    R = random.Random(4444)
+    LO = string.ascii_lowercase + string.digits
+
+    def r(n: int, a: str = AN) -> str:
+        while True:
+            v = "".join(R.choice(a) for _ in range(n))
+            if a is not AN or (any(c.isdigit() for c in v) and any(c.isupper() for c in v) and any(c.islower() for c in v)):
+                return v
+
+    def pw() -> str:
+        return r(3, string.ascii_uppercase) + r(3, string.ascii_lowercase) + R.choice("$%!&#") + r(3, string.digits)
+
+    def uuid() -> str:
+        return "-".join(r(n, HEX) for n in (8, 4, 4, 4, 12))
+
+    fixed = [
+        ("1password", lambda: f"A3-{r(6, UP)}-{r(11, UP)}-{r(5, UP)}-{r(5, UP)}-{r(5, UP)}", "1Password secret key {}"),
+        ("1password", lambda: "ops_eyJ" + r(260, AN + "+/"), "OP_SERVICE_ACCOUNT_TOKEN={}"),
+        ("adobe", lambda: "p8e-" + r(32), "adobe io client secret {}"),
+        ("airtable", lambda: "pat" + r(14) + "." + r(64, HEX), "airtable PAT {}"),
+        ("alibaba", lambda: "LTAI" + r(20), "aliyun access key id {}"),
+        ("aws", lambda: "A3TX" + r(16, string.ascii_uppercase + "234567"), "old key {}"),
+        ("bedrock", lambda: "ABSK" + r(120, AN + "+/"), "AWS_BEARER_TOKEN_BEDROCK={}"),
+        ("clickhouse", lambda: "4b1d" + r(38), "clickhouse cloud key secret {}"),
+        ("clojars", lambda: "CLOJARS_" + r(60, LO), "deploy token {}"),
+        ("cloudflare_origin", lambda: "v1.0-" + r(24, HEX) + "-" + r(146, HEX), "origin ca key {}"),
+        ("digitalocean", lambda: "doo_v1_" + r(64, HEX), "do oauth {}"),
+        ("defined_networking", lambda: "dnkey-" + r(26, LO) + "-" + r(52, LO), "nebula dnkey {}"),
+        ("duffel", lambda: "duffel_test_" + r(43), "duffel {}"),
+        ("dynatrace", lambda: "dt0c01." + r(24, UP) + "." + r(64, UP), "dynatrace token {}"),
+        ("easypost", lambda: "EZAK" + r(54, LO), "easypost {}"),
+        ("facebook", lambda: "EAAC" + r(120), "fb page token {}"),
+        ("flutterwave", lambda: "FLWSECK_TEST-" + r(32, HEX) + "-X", "flutterwave {}"),
+        ("fly", lambda: "fm2_" + r(120, AN + "+/"), "FLY_API_TOKEN={}"),
+        ("frameio", lambda: "fio-u-" + r(64, AN + "_-"), "frame.io {}"),
+        ("grafana", lambda: "eyJrIjoi" + r(80), "grafana api key {}"),
+        ("huggingface_org", lambda: "api_org_" + r(34, string.ascii_letters), "hf org token {}"),
+        ("infracost", lambda: "ico-" + r(32), "infracost {}"),
+        ("intra42", lambda: "s-s4t2ud-" + r(64, HEX), "42 intra secret {}"),
+        ("gitlab", lambda: "glffct-" + r(20), "feature flag client {}"),
+        ("gitlab", lambda: "glimt-" + r(25), "incoming mail {}"),
+        ("gitlab", lambda: "glagent-" + r(50), "kas agent {}"),
+        ("gitlab", lambda: "gloas-" + r(64), "gitlab oauth app secret {}"),
+        ("gitlab", lambda: "GR1348941" + r(20), "runner registration {}"),
+        ("gitlab", lambda: "_gitlab_session=" + r(32, LO), "cookie {}"),
+        ("maxmind", lambda: r(6) + "_" + r(29) + "_mmk", "geoip license {}"),
+        ("teams_webhook", lambda: f"https://acme.webhook.office.com/webhookb2/{uuid()}@{uuid()}/IncomingWebhook/{r(32, HEX)}/{uuid()}", "teams alerts {}"),
+        ("newrelic", lambda: "NRJS-" + r(19, HEX), "browser key {}"),
+        ("newrelic", lambda: "NRII-" + r(32, LO), "insert key {}"),
+        ("octopus", lambda: "API-" + r(26, UP), "octopus deploy {}"),
+        ("openshift", lambda: "sha256~" + r(43, AN + "_-"), "oc login --token={}"),
+        ("planetscale", lambda: "pscale_tkn_" + r(43), "pscale {}"),
+        ("planetscale", lambda: "pscale_pw_" + r(43), "DATABASE_URL=mysql://u:{}@aws.connect.psdb.cloud/db"),
+        ("prefect", lambda: "pnu_" + r(36), "prefect {}"),
+        ("readme", lambda: "rdme_" + r(70, LO), "readme {}"),
+        ("rubygems", lambda: "rubygems_" + r(48, HEX), "gem push with {}"),
+        ("scalingo", lambda: "tk-us-" + r(48, AN + "_-"), "scalingo {}"),
+        ("sendinblue", lambda: "xkeysib-" + r(64, HEX) + "-" + r(16), "brevo {}"),
+        ("settlemint", lambda: "sm_pat_" + r(16), "settlemint {}"),
+        ("shippo", lambda: "shippo_live_" + r(40, HEX), "shippo {}"),
+        ("sourcegraph", lambda: "sgp_" + r(16, HEX) + "_" + r(40, HEX), "src token {}"),
+        ("slack", lambda: "xoxe.xoxp-1-" + r(166, UP), "slack config token {}"),
+        ("slack", lambda: "xoxe-1-" + r(146, UP), "slack refresh {}"),
+        ("typeform", lambda: "tfp_" + r(59, AN + "_-"), "typeform {}"),
+        ("vault", lambda: "hvb." + r(140, AN + "_-"), "batch token {}"),
+        ("stripe", lambda: "sk_prod_" + r(30), "stripe prod {}"),
+        ("harness", lambda: f"pat.{r(22)}.{r(24)}.{r(20)}", "harness {}"),
+        ("dropbox", lambda: "sl." + r(135, AN + "_-"), "dropbox short-lived {}"),
+        ("twitter", lambda: "A" * 22 + r(90), "twitter bearer {}"),
+        ("plaid", lambda: "access-sandbox-" + uuid(), "plaid access token {}"),
+        ("gcs_hmac", lambda: "GOOG1E" + r(55, UP), "gcs hmac access id {}"),
+        ("sidekiq", lambda: f"https://{r(8, HEX)}:{r(8, HEX)}@gems.contribsys.com/", "source {}"),
+        ("facebook_app", lambda: f"{R.randint(10**14, 10**15)}|{r(32, AN + '_-')}", "facebook app token {}"),
+    ]
+    rows: list[tuple[str, str, list[str]]] = []
+    for kind, make, fmt in fixed:
+        v = make()
+        rows.append((kind, fmt.format(v), [v.split("@")[0].split(":")[-1] if kind == "sidekiq" else v]))
+    # provider names beside a value (gitleaks' semi-generic rules): no key word in the name
+    for fmt, n, a in [
+        ("ALGOLIA_ADMIN={}", 32, HEX), ("datadog: {}", 40, LO), ("heroku = {}", 0, ""), ("cloudflare global {}", 37, HEX),
+        ("okta => 00{}", 40, AN), ("CONFLUENT_CLOUD={}", 64, LO), ("TWITCH_CLIENT_SECRET {}", 30, LO),
+        ("mattermost bot: {}", 26, LO), ("sumo: {}", 64, AN), ("yandex iam {}", 0, "t1"),
+    ]:
+        v = uuid() if n == 0 and not a else ("t1." + r(40) + "." + r(86) if a == "t1" else r(n, a))
+        rows.append(("semi_generic", fmt.format(v), [v]))
+    # key id and secret given together: both halves go
+    i, s = "LTAI" + r(20), r(30)
+    rows.append(("alibaba_pair", f"aliyun ram user {i} / {s}", [i, s]))
+    i, s = "GOOG1E" + r(55, UP), r(40, AN + "+/")
+    rows.append(("gcs_hmac_pair", f"gcs interop keys: {i} {s}", [i, s]))
+    # adverbs and updates in prose
+    for fmt in ["the db password is now {}", "The DB password changed: it's now {}", "the password is still {}",
+                "secret is: {}", "password now {}", "the staging password was changed to {}", "new password for the NAS: {}",
+                "ssh passphrase is currently {}"]:
+        v = pw()
+        rows.append(("prose_adverb", fmt.format(v), [v]))
+    return [{"id": f"s{start + i:03d}-batch4", "kind": k, "text": t, "secrets": v} for i, (k, t, v) in enumerate(rows)]
+
+
 LOOKALIKES_3 = ["the vpn pwd prompt times out after 30s","Root PW resets need two approvals","jira login is via SSO now",
  "GITLAB_CI_TOKEN is injected by the runner","the segment write key lives in the settings page","password=; is rejected by the parser",
  "Encrypt=True is required for Azure SQL","jdbc:postgresql://db:5432/shop?user=app&ssl=true","bot token rotation is manual",
@@ -379,6 +485,23 @@ LOOKALIKES_3 = ["the vpn pwd prompt times out after 30s","Root PW resets need tw
  '{"username": "ops", "role": "admin"}',"The DB password changed last week","bearer tokens are checked by the gateway",
  "wifi: AcmeGuest on floor 3","api-key header is x-api-key","--db-password is read from a file","X-Shopify-Access-Token header is required",
  "rabbitmqctl list_users","docker login -u ci --password-stdin < token.txt"]
+
+LOOKALIKES_4 = ["color: #1e90ff; background: #FAFAFA", "tests/test_api.py::test_login[admin-True] PASSED",
+ "pytest -k 'test_token and not slow'", "run 9876543210 failed on ubuntu-latest", "pod web-7c9d8f6b5-x2k4p is CrashLoopBackOff",
+ "npm i @types/node@20.11.5", "requires pydantic>=2.6,<3", "API-docs live in docs/api", "pat.txt holds the pattern list",
+ "s.length is 24 here", "the heroku dyno restarted at 04:00", "datadog: agent 7.52 installed", "okta => SSO for everyone",
+ "ALGOLIA_ADMIN=false in CI", "sumo: logs ship every minute", "the password is now stored in Vault", "password now lives in 1Password",
+ "secret is: never commit .env", "The DB password changed: check the vault", "the password is still required on login",
+ "new password for the NAS: ask Dana", "access-sandbox flow in the plaid docs", "sk_prod_ keys must never reach the client",
+ "sha256~ prefix marks openshift tokens", "LTAI prefix marks alibaba key ids", "GOOG1E ids are gcs hmac keys",
+ "AAAAAAAAAA padding in the test fixture", "v1.0-beta of the origin ca tool", "dt0c01 is dynatrace's prefix", "glimt- is a prefix",
+ "xoxe tokens rotate every 12h", "4b1d is a hex word", "the okta org id is 00o1abcd in the admin url",
+ "ico- files are icons", "tk-us-east-1 is our region tag", "rdme_ prefix for readme keys", "pnu_ tokens come from prefect cloud",
+ "we set the password to expire every 90 days", "password changed to a passphrase policy", "The token is now refreshed hourly",
+ "the api key is now in the secrets manager", "cloudflare global settings page", "TWITCH_CLIENT_SECRET is set in the dashboard",
+ "mattermost bot: posts to #deploys", "confluent cloud: 3 clusters", "yandex iam roles are per folder",
+ "image sha256:" + "ab12" * 16, "commit a1b2c3d4e5f60718293a4b5c6d7e8f9012345678 fixed it", "uuid 123e4567-e89b-12d3-a456-426614174000",
+ "version 2024.11.3-post1+local", "Bearer authentication headers, see RFC 6750", "Current pwd: /home/ci/work/repo"]
 
 def lookalikes() -> list[dict]:
     png = base64.b64encode(bytes(R.randrange(256) for _ in range(120))).decode()
@@ -428,6 +551,7 @@ def lookalikes() -> list[dict]:
         "sha1 da39a3ee5e6b4b0d3255bfef95601890afd80709 of the empty file", "Token budget 4096 / context 128k",
     ]
     items += LOOKALIKES_3  # the third probe's look-alikes, seen before any fix (none was flagged)
+    items += LOOKALIKES_4  # written beside the fourth probe, before its rules
     return [{"id": f"l{i:03d}", "text": t} for i, t in enumerate(items)]
 
 
