@@ -797,3 +797,48 @@ def test_parse_budget_spent_passes_source_through_as_code(code, monkeypatch):
     monkeypatch.setattr("cavemem.compressors.code.sniff_languages", lambda data: ("c", "cpp"))
     out, _ = code.run(header, "")
     assert out == header
+
+
+ATTRIBUTE_MACRO_C = b"""#include <stdint.h>
+#define __ai static __inline__ __attribute__((__always_inline__, __nodebug__))
+#ifdef __LITTLE_ENDIAN__
+__ai uint8_t vabd_u8(uint8_t __p0, uint8_t __p1) {
+  uint8_t __ret;
+  __ret = (uint8_t) __builtin_neon_vabd_v(__p0, __p1, 16);
+  return __ret;
+}
+#else
+__ai uint8_t vabd_u8(uint8_t __p0, uint8_t __p1) {
+  uint8_t __rev0;  __rev0 = __builtin_shufflevector(__p0, __p0, 7, 6, 5, 4, 3, 2, 1, 0);
+  uint8_t __ret;
+  __ret = (uint8_t) __builtin_neon_vabd_v(__rev0, __p1, 16);
+  return __ret;
+}
+#endif
+__ai uint16_t vabd_u16(uint16_t __p0, uint16_t __p1) {
+  uint16_t __ret;
+  __ret = (uint16_t) __builtin_neon_vabd_v(__p0, __p1, 17);
+  return __ret;
+}
+"""
+
+
+def test_attribute_macro_heads_parse_and_their_bodies_are_elided(code):
+    # tree-sitter takes `__ai` for a type and errs on every head; the parse view blanks it
+    # (same length), the output is spliced from the original bytes: heads stay verbatim.
+    from cavemem.compressors.code.macros import parse_view
+
+    view = parse_view(ATTRIBUTE_MACRO_C)
+    assert len(view) == len(ATTRIBUTE_MACRO_C) and b"#define __ai static" in view and b"\n__ai " not in view
+    out = code.compress(ATTRIBUTE_MACRO_C)
+    assert out is not None and b"__builtin_neon_vabd_v" not in out
+    for head in (b"__ai uint8_t vabd_u8(uint8_t __p0, uint8_t __p1) {", b"__ai uint16_t vabd_u16(uint16_t __p0, uint16_t __p1) {"):
+        assert head in out
+    assert out.startswith(ATTRIBUTE_MACRO_C[: ATTRIBUTE_MACRO_C.index(b"#ifdef")])
+
+
+def test_parse_view_leaves_sources_without_attribute_macros_alone():
+    from cavemem.compressors.code.macros import parse_view
+
+    assert parse_view(b"#define N 4\nint f(void) { return N; }\n") is None
+    assert parse_view(b"#define local static\n") is None  # defined, never used

@@ -276,23 +276,32 @@ def elide(lang_name: str, data: bytes, options: CodeOptions, deadline: Deadline)
 
 
 def elide_tree(
-    lang_name: str, data: bytes, tree, errors: list[ErrorSpan], options: CodeOptions, deadline: Deadline
+    lang_name: str,
+    data: bytes,
+    tree,
+    errors: list[ErrorSpan],
+    options: CodeOptions,
+    deadline: Deadline,
+    view: bytes | None = None,
 ) -> bytes | None:
     """Elide over an existing parse whose error spans are ``errors`` (empty for a clean parse).
 
-    Replacements touching an error are dropped; the output must re-parse with exactly the
-    input's errors moved through the splice (none at all for a clean input), else None."""
+    ``view`` is what was parsed when it is not ``data`` itself (same length: :mod:`.macros`);
+    the output is always spliced from ``data``. Replacements touching an error are dropped; the
+    output must re-parse with exactly the input's errors moved through the splice (none at all
+    for a clean input), else None."""
     spec = LANGUAGES[lang_name]
     root = tree.root_node
-    error_map = ErrorMap(data, errors) if errors else None
+    src = data if view is None else view
+    error_map = ErrorMap(src, errors) if errors else None
     try:
         scan = _scan(spec, root)
-        replacements = body_replacements(spec, data, root, error_map, scan)
-        replacements += string_replacements(data, scan["s"])
+        replacements = body_replacements(spec, src, root, error_map, scan)
+        replacements += string_replacements(src, scan["s"])
         if options.remove_comments:
-            replacements += comment_replacements(spec, data, root)
+            replacements += comment_replacements(spec, src, root)
         if options.remove_docstrings:
-            replacements += docstring_replacements(spec, data, root)
+            replacements += docstring_replacements(spec, src, root)
     except Exception:  # a query that cannot compile against an odd grammar build: fail closed
         return None
     if error_map is not None:
@@ -301,9 +310,20 @@ def elide_tree(
         return None
     applied = applied_replacements(replacements)
     out = splice(data, applied)
-    check = parse(lang_name, out, deadline, allow_errors=bool(errors))
+    checked = out if view is None else _view_of_output(out, splice(view, applied))
+    if checked is None:
+        return None
+    check = parse(lang_name, checked, deadline, allow_errors=bool(errors))
     if check is None:
         return None
     if not errors:
         return None if check.root_node.has_error else out
     return out if no_new_errors(errors, error_spans(check.root_node), applied) else None
+
+
+def _view_of_output(out: bytes, spliced_view: bytes) -> bytes | None:
+    """The parse view of ``out``, provided it is the spliced view (no replacement carried a
+    blanked byte into the output or cut a define line): else None, and nothing is elided."""
+    from .macros import parse_view
+
+    return spliced_view if (parse_view(out) or out) == spliced_view else None

@@ -16,6 +16,7 @@ import re
 
 from .elide import CodeOptions, elide_tree
 from .languages import Deadline, parse
+from .macros import parse_view
 from .parse_errors import error_bytes, error_spans
 
 # At most this share of the input may lie in error nodes (a K&R/macro C file: well under 1 %).
@@ -25,6 +26,8 @@ MAX_ODD_PER_KIB = 4
 # A grammar whose errors cover at most this share is not worth comparing with the others.
 GOOD_ENOUGH_SHARE = 0.005
 TOLERANT_BUDGET_SECONDS = 2.0
+# Grammars that parse the attribute-macro view of :mod:`.macros` instead of the raw bytes.
+C_FAMILY = ("c", "cpp")
 
 _PREPROCESSOR_LINE = re.compile(rb"^[ \t]*#[ \t]*(?:include|define|ifn?def|if)\b", re.M)
 _CONTROL_BYTES = bytes(b for b in range(32) if b not in b"\t\n\r\f\v\x1b") + b"\x7f"
@@ -71,22 +74,23 @@ def elide_tolerating_errors(
     if not data or not looks_like_source_text(data):
         return None
     budget = deadline.capped(TOLERANT_BUDGET_SECONDS)
-    best = None
+    c_view = parse_view(data) if any(name in C_FAMILY for name in languages) else None
+    best = {}  # None: the raw bytes; c_view: the attribute-macro view (:mod:`.macros`)
     for name in tolerant_order(languages, data):
-        tree = parse(name, data, budget, allow_errors=True)
-        if tree is None:
-            if budget.expired():
-                break  # out of time: the best grammar so far still decides
-            continue
-        spans = error_spans(tree.root_node)
-        size = error_bytes(spans)
-        if best is None or size < best[0]:
-            best = (size, name, tree, spans)
-        if size <= GOOD_ENOUGH_SHARE * len(data):
-            break
-    if best is None or best[0] > MAX_ERROR_SHARE * len(data):
+        for view in (None, c_view) if c_view is not None and name in C_FAMILY else (None,):
+            tree = parse(name, data if view is None else view, budget, allow_errors=True)
+            if tree is None:
+                continue
+            spans = error_spans(tree.root_node)
+            size = error_bytes(spans)
+            if view not in best or size < best[view][0]:
+                best[view] = (size, name, tree, spans)
+        if budget.expired() or any(b[0] <= GOOD_ENOUGH_SHARE * len(data) for b in best.values()):
+            break  # out of time (the best grammar so far still decides), or good enough
+    fits = {view: b for view, b in best.items() if b[0] <= MAX_ERROR_SHARE * len(data)}
+    if not fits:
         return None
-    _, name, tree, spans = best
     if fitted is not None:
-        fitted.append(name)
-    return elide_tree(name, data, tree, spans, options, budget)
+        fitted.append(min(fits.values(), key=lambda b: b[0])[1])
+    outs = [elide_tree(name, data, tree, spans, options, budget, view) for view, (_, name, tree, spans) in fits.items()]
+    return min((out for out in outs if out is not None), key=len, default=None)
