@@ -68,9 +68,11 @@ def elide_tolerating_errors(
     grammar's errors are a small enough share of the input (or nothing could be elided: then
     the fitting grammar's name is appended to ``fitted``).
 
-    The grammar with the fewest error bytes wins (earlier on a tie); a full error-tolerant parse
-    of a wrong grammar costs up to a second on a large file, so the search stops at the first
-    grammar whose errors are negligible."""
+    The grammar with the fewest error bytes wins (earlier on a tie), once over the raw bytes and,
+    for C/C++ with attribute macros, once over the :mod:`.macros` view; when both fit, the shorter
+    valid output is kept (the view can err less and still elide less: K&R definitions). A full
+    error-tolerant parse of a wrong grammar costs up to a second on a large file, so the search
+    stops at the first grammar whose errors are negligible."""
     if not data or not looks_like_source_text(data):
         return None
     budget = deadline.capped(TOLERANT_BUDGET_SECONDS)
