@@ -65,7 +65,7 @@ class CodeCompressor(Compressor):
 
         from .tolerant import clean_order, elide_tolerating_errors
 
-        deadline = Deadline()
+        deadline = Deadline.for_size(len(data))
         for name in clean_order(languages, data):
             parsed, out = elide(name, data, self.options, deadline)
             if parsed:  # the first grammar that parses cleanly decides

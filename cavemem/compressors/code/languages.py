@@ -103,8 +103,14 @@ LANGUAGES: dict[str, LanguageSpec] = {
 COMMENT_TYPES = ("comment", "line_comment", "block_comment")
 
 # Backstop against a pathological parse: all parses of one compress call share this budget.
-# Real code parses at several MB/s, so only adversarial input ever reaches it.
+# Real code parses at several MB/s, so only adversarial input ever reaches it. It is the calling
+# thread's CPU time, not wall time: the same input compresses the same way on a busy machine
+# (a 1.2 MB header took 4.6 s of wall time for 1 s of CPU under load and came back uncompressed).
+# A big file gets more (a clean parse of a 2.4 MiB header by two C grammars takes ~1.8 s, the
+# error-tolerant one ~2.5 s more), up to a cap that still bounds a 64 MiB input.
 PARSE_BUDGET_SECONDS = 4.0
+PARSE_SECONDS_PER_MIB = 1.5
+PARSE_BUDGET_MAX = 15.0
 _READ_CHUNK = 1 << 16
 
 _cache: dict[str, object] = {}
@@ -135,14 +141,24 @@ def load_language(name: str):
     return got
 
 
+def sized_budget(size: int, seconds: float = PARSE_BUDGET_SECONDS, per_mib: float = PARSE_SECONDS_PER_MIB) -> float:
+    """``seconds`` plus ``per_mib`` for each MiB of input, at most ``PARSE_BUDGET_MAX``."""
+    return min(PARSE_BUDGET_MAX, seconds + per_mib * size / (1 << 20))
+
+
 class Deadline:
-    """A wall-clock budget shared by the parses of one compress call."""
+    """A CPU-time budget (this thread's) shared by the parses of one compress call."""
 
     def __init__(self, seconds: float = PARSE_BUDGET_SECONDS):
-        self.end = time.monotonic() + seconds
+        self.end = time.thread_time() + seconds
+
+    @classmethod
+    def for_size(cls, size: int) -> Deadline:
+        """The budget of one compress call on ``size`` bytes."""
+        return cls(sized_budget(size))
 
     def expired(self) -> bool:
-        return time.monotonic() > self.end
+        return time.thread_time() > self.end
 
     def capped(self, seconds: float) -> Deadline:
         """A budget of at most ``seconds`` from now that also ends when this one does."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from .elide import CodeOptions, elide_tree
-from .languages import Deadline, parse
+from .languages import Deadline, parse, sized_budget
 from .macros import parse_view
 from .parse_errors import error_bytes, error_spans
 
@@ -25,7 +25,8 @@ MAX_ERROR_SHARE = 0.05
 MAX_ODD_PER_KIB = 4
 # A grammar whose errors cover at most this share is not worth comparing with the others.
 GOOD_ENOUGH_SHARE = 0.005
-TOLERANT_BUDGET_SECONDS = 2.0
+TOLERANT_BUDGET_SECONDS = 2.0  # plus TOLERANT_SECONDS_PER_MIB for each MiB
+TOLERANT_SECONDS_PER_MIB = 1.0
 # Grammars that parse the attribute-macro view of :mod:`.macros` instead of the raw bytes.
 C_FAMILY = ("c", "cpp")
 
@@ -75,7 +76,7 @@ def elide_tolerating_errors(
     stops at the first grammar whose errors are negligible."""
     if not data or not looks_like_source_text(data):
         return None
-    budget = deadline.capped(TOLERANT_BUDGET_SECONDS)
+    budget = deadline.capped(sized_budget(len(data), TOLERANT_BUDGET_SECONDS, TOLERANT_SECONDS_PER_MIB))
     c_view = parse_view(data) if any(name in C_FAMILY for name in languages) else None
     best = {}  # None: the raw bytes; c_view: the attribute-macro view (:mod:`.macros`)
     for name in tolerant_order(languages, data):
