@@ -53,6 +53,13 @@ def test_a_man_page_keeps_sections_and_every_option():
     assert len(out) < len(doc) // 2
 
 
+def test_a_man_page_quoting_an_html_body_is_still_outlined():
+    doc = man_page(200).replace("       --option-7\n", "       --option-7\n              -F '= <body>HTML message</body>'\n")
+    out = C.compress(doc.encode()).decode()
+    assert "       --option-199\n" in out and "       --option-7\n" in out
+    assert len(out) < len(doc) // 2
+
+
 def test_the_finest_level_that_fits_is_used():
     doc = man_page(40)
     roomy = outline(doc, len(doc))

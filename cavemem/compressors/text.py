@@ -170,8 +170,8 @@ class TextCompressor(QueryCompressor):
             return None
         if len(trim_space(text).encode("utf-8")) < MIN_BYTES:
             return None
-        if _looks_html(text):
-            return self._sections(strip_html_noise(text), query)
+        if _looks_html(text):  # also a man page quoting ``<body>``: the outline below still applies
+            text = strip_html_noise(text)
         out = self._sections(text, query)
         limit = budget(len(data))
         if out is None or len(out) > limit:
