@@ -1,7 +1,8 @@
 """Corpus mode of ``scripts/bench_compare.py`` (issue 9): cavemem vs Headroom on real payloads.
 
     python scripts/bench_compare.py --corpus [--split tune|check|all] [--kinds log,json] [--limit N]
-        [--jobs N] [--no-peer] [--no-fixtures] [--out bench-results/corpus-NAME.json]
+        [--jobs N] [--no-peer] [--no-fixtures] [--peer-cache DIR] [--peer-batch] [--peer-cached-only] [--in-process]
+        [--cavemem-from EARLIER.json] [--out bench-results/corpus-NAME.json]
 
 Sets: ``fixtures`` (cavemem's own ``fixtures/``, kind = the name's ``<kind>/`` prefix) and the
 corpus ``tune`` / ``check`` splits of ``corpus/manifest.json`` (``--split all`` = all three).
@@ -21,6 +22,9 @@ Tokens are o200k_base as each engine reports them. JSON goes to ``bench-results/
 from __future__ import annotations
 
 import argparse
+import gzip
+import hashlib
+import importlib.util
 import json
 import os
 import subprocess
@@ -33,7 +37,8 @@ from pathlib import Path
 
 import bench_compare as bc
 
-sys.path.insert(0, str(bc.REPO))
+if importlib.util.find_spec("cavemem") is None:  # else the installed or PYTHONPATH copy: a base snapshot benches itself
+    sys.path.insert(0, str(bc.REPO))
 from cavemem.engine.detect import detect  # noqa: E402
 from cavemem.evals.factprobes import kept, probes  # noqa: E402
 
@@ -86,6 +91,85 @@ def run_cavemem(data: bytes, env: dict) -> dict:
     return r
 
 
+def peer_key(hint: str, data: bytes) -> str:
+    """Cache key of one Headroom run: the input, the hint and the peer's own code (wrapper + installed version)."""
+    h = hashlib.sha256(data)
+    h.update(hint.encode() + b"\0" + bc.PEER_SCRIPT.read_bytes())
+    h.update(" ".join(sorted(p.name for p in bc.PEER_VENV.glob("lib/python*/site-packages/headroom*"))).encode())
+    return h.hexdigest()[:32]
+
+
+def run_cavemem_in_process(data: bytes, engine) -> dict:
+    """``--in-process``: the same compress and retrieve through one :class:`Engine` (no process
+    start per file: a loaded machine runs the corpus in minutes, not hours; seconds are warm)."""
+    t0 = time.perf_counter()
+    try:
+        res = engine.compress(data)
+    except Exception as exc:  # compress never raises by contract: a bench must still finish
+        return {"seconds": time.perf_counter() - t0, "output": data, "error": repr(exc)[:200], "exact": False, "detected": "?"}
+    r = {"seconds": time.perf_counter() - t0, "output": res.output, "error": res.error or "", "before": res.tokens_before,
+         "after": res.tokens_after, "detected": res.content_type, "method": res.method or "pass-through"}
+    r["exact"] = engine.retrieve(res.recovery_handle) == data if res.recovery_handle else res.output == data
+    return r
+
+
+def run_headroom_cached(path: str, kind: str, data: bytes, cache: Path | None) -> dict:
+    """Headroom's result for this input, from ``--peer-cache`` when it was run before. The peer is
+    deterministic and independent of cavemem, so a before/after pair of benches runs it only once."""
+    if cache is None:
+        return run_headroom(path, kind, data)
+    key = cache / peer_key(bc.PEER_HINT.get(kind, "auto"), data)
+    meta, body = key.with_suffix(".json"), key.with_suffix(".out.gz")
+    if meta.is_file() and body.is_file():
+        r = json.loads(meta.read_text())
+        r["output"] = gzip.decompress(body.read_bytes())
+        return r
+    r = run_headroom(path, kind, data)
+    if not r["error"]:
+        cache.mkdir(parents=True, exist_ok=True)
+        body.write_bytes(gzip.compress(r["output"]))
+        meta.write_text(json.dumps({k: v for k, v in r.items() if k != "output"}))
+    return r
+
+
+def prefill_peer_cache(todo: list[dict], cache: Path) -> None:
+    """Run Headroom on every selected file missing from ``cache`` in one warm peer process
+    (``scripts/headroom_batch.py``): same outputs as a process per file, hours less on a busy
+    machine. Those entries' seconds are warm compress time, marked ``warm``."""
+    cache.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix="cavemem-peer-batch-"))
+    jobs = {}
+    for i, it in enumerate(todo):
+        hint = bc.PEER_HINT.get(it["kind"], "auto")
+        key = cache / peer_key(hint, Path(it["path"]).read_bytes())
+        if not key.with_suffix(".json").is_file() and key not in jobs:
+            jobs[key] = {"path": it["path"], "hint": hint, "out": str(work / f"{i}.out")}
+    if not jobs:
+        return
+    (work / "jobs.json").write_text(json.dumps(list(jobs.values())))
+    print(f"Headroom: {len(jobs)} files in one warm process", file=sys.stderr)
+    subprocess.run([str(bc.PEER_VENV / "bin" / "python"), str(bc.REPO / "scripts" / "headroom_batch.py"),
+                    str(bc.PEER_SCRIPT), str(work / "jobs.json")], stdout=subprocess.DEVNULL, check=False)
+    store_batch(work, cache)
+
+
+def store_batch(work: Path, cache: Path) -> int:
+    """Move the finished jobs of a batch folder (``jobs.json`` + outputs) into ``cache``; how many."""
+    done = 0
+    for job in json.loads((work / "jobs.json").read_text()):
+        key = cache / peer_key(job["hint"], Path(job["path"]).read_bytes())
+        try:
+            rep = json.loads(Path(job["out"] + ".json").read_text())
+            r = {"before": rep["tokens_before"], "after": rep["tokens_after"], "method": f"{rep.get('selected')}:{rep.get('strategy')}",
+                 "error": "", "seconds": rep.get("elapsed_compress_all_s", 0.0), "warm": True}
+        except (OSError, ValueError, KeyError):
+            continue  # left to the per-file run
+        key.with_suffix(".out.gz").write_bytes(gzip.compress(Path(job["out"]).read_bytes()))
+        key.with_suffix(".json").write_text(json.dumps(r))
+        done += 1
+    return done
+
+
 def run_headroom(path: str, kind: str, data: bytes) -> dict:
     args = [str(bc.PEER_VENV / "bin" / "python"), str(bc.PEER_SCRIPT), path, "--hint", bc.PEER_HINT.get(kind, "auto")]
     t0 = time.perf_counter()
@@ -101,13 +185,18 @@ def run_headroom(path: str, kind: str, data: bytes) -> dict:
     return r
 
 
-def grade(item: dict, env: dict, with_peer: bool) -> dict:
+def grade(item: dict, env, with_peer: bool, cache: Path | None = None, saved: dict | None = None) -> dict:
+    """One file's row; ``env``: the CLI's environment, or an Engine (``--in-process``); ``saved``:
+    cavemem's graded result from an earlier run (``--cavemem-from``)."""
     data = Path(item["path"]).read_bytes()
     facts = probes(item["kind"], data)
     row = dict(item, bytes=len(data), probes=len(facts), detected_raw=detect(data))
-    engines = [("cavemem", lambda: run_cavemem(data, env))]
+    if saved is not None:
+        row["cavemem"] = saved
+    run = (lambda: run_cavemem_in_process(data, env)) if not isinstance(env, dict) else (lambda: run_cavemem(data, env))
+    engines = [] if saved is not None else [("cavemem", run)]
     if with_peer:
-        engines.append(("headroom", lambda: run_headroom(item["path"], item["kind"], data)))
+        engines.append(("headroom", lambda: run_headroom_cached(item["path"], item["kind"], data, cache)))
     for name, fn in engines:
         r = fn()
         out = r.pop("output")
@@ -173,7 +262,7 @@ def confusion(rows: list[dict], raw: bool = False) -> tuple[list[str], dict]:
     return lines, {"matrix": {f"{k}->{d}": v for (k, d), v in sorted(pairs.items())}, "right": right, "files": len(rows)}
 
 
-def main_corpus(argv: list[str]) -> int:
+def parse_args(argv: list[str]) -> argparse.Namespace:
     ap = argparse.ArgumentParser(prog="bench_compare.py --corpus", description=__doc__.split("\n\n")[0])
     ap.add_argument("--corpus", action="store_true")
     ap.add_argument("--split", choices=["tune", "check", "all", "fixtures"], default="all")
@@ -183,20 +272,52 @@ def main_corpus(argv: list[str]) -> int:
     ap.add_argument("--no-peer", action="store_true")
     ap.add_argument("--no-fixtures", action="store_true")
     ap.add_argument("--out", type=Path)
-    args = ap.parse_args(argv)
+    ap.add_argument("--peer-cache", type=Path, help="directory keeping Headroom's outputs between runs (keyed by input, hint, peer version)")
+    ap.add_argument("--peer-cached-only", action="store_true", help="only files --peer-cache already holds a Headroom result for")
+    ap.add_argument("--in-process", action="store_true", help="run cavemem through one Engine in this process (seconds are warm)")
+    ap.add_argument("--cavemem-from", type=Path, help="take cavemem's results from this earlier run's JSON (grade the peer beside them)")
+    ap.add_argument("--peer-batch", action="store_true", help="fill --peer-cache first in one warm Headroom process (per-file peer time is then warm)")
+    return ap.parse_args(argv)
+
+
+def selection(args, with_peer: bool) -> tuple[list[dict], object, dict]:
+    """(files to grade, the CLI environment or an in-process Engine, cavemem rows of ``--cavemem-from``)."""
+    home = tempfile.mkdtemp(prefix="cavemem-corpus-")
+    env = dict(os.environ, CAVEMAN_HOME=home)
+    env.pop("CAVEMAN_CCR_DB", None)
+    if args.in_process:
+        os.environ.update(CAVEMAN_HOME=home)
+        os.environ.pop("CAVEMAN_CCR_DB", None)
+        from cavemem.engine.core import Engine
+
+        env = Engine()
+    todo = items(args)
+    print(f"{len(todo)} files", file=sys.stderr)
+    earlier = {}
+    if args.cavemem_from:
+        earlier = {(r["set"], r["file"]): r["cavemem"] for r in json.loads(args.cavemem_from.read_text())["rows"]}
+        todo = [it for it in todo if (it["set"], it["file"]) in earlier]
+    if with_peer and args.peer_cached_only and args.peer_cache:
+        cached = [it for it in todo if (args.peer_cache / peer_key(bc.PEER_HINT.get(it["kind"], "auto"),
+                                                                      Path(it["path"]).read_bytes())).with_suffix(".json").is_file()]
+        print(f"--peer-cached-only: {len(todo) - len(cached)} of {len(todo)} files left out (no Headroom result yet)", file=sys.stderr)
+        todo = cached
+    if with_peer and args.peer_batch and args.peer_cache:
+        prefill_peer_cache(todo, args.peer_cache)
+    return todo, env, earlier
+
+
+def main_corpus(argv: list[str]) -> int:
+    args = parse_args(argv)
     why = "disabled with --no-peer" if args.no_peer else bc.peer_status()
     with_peer = not why
     if why:
         print(f"Headroom peer not run: {why}.", file=sys.stderr)
-    home = tempfile.mkdtemp(prefix="cavemem-corpus-")
-    env = dict(os.environ, CAVEMAN_HOME=home)
-    env.pop("CAVEMAN_CCR_DB", None)
-    todo = items(args)
-    print(f"{len(todo)} files", file=sys.stderr)
     t0 = time.time()
+    todo, env, earlier = selection(args, with_peer)
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         rows = []
-        for i, row in enumerate(pool.map(lambda it: grade(it, env, with_peer), todo)):
+        for i, row in enumerate(pool.map(lambda it: grade(it, env, with_peer, args.peer_cache, earlier.get((it["set"], it["file"]))), todo)):
             rows.append(row)
             c = row["cavemem"]
             msg = f"  [{i + 1}/{len(todo)}] {row['set']}/{row['file']} {row['kind']}->{c['detected']} saved {bc.saved(c['before'], c['after']) * 100:.0f}%"
