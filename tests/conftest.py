@@ -45,6 +45,7 @@ def cave_home(tmp_path, monkeypatch, token_cache_dir) -> Path:
     # each load the model), so it is off here unless a test takes the `semantic_default` fixture
     # (tests/test_embed_*.py, the README example in tests/test_embed_default.py).
     monkeypatch.setenv("CAVEMAN_EMBED", "0")
+    monkeypatch.setenv("CAVEMAN_WARM", "0")  # no warm recall process unless a test opts in (tests/test_warm*.py)
     return home
 
 
@@ -89,6 +90,7 @@ class CLIResult:
         self.rc = proc.returncode
         self.stdout: bytes = proc.stdout
         self.stderr: bytes = proc.stderr
+        self.in_process = False
 
     @property
     def report(self) -> dict:
@@ -108,20 +110,37 @@ class CLIResult:
         return f"CLIResult(rc={self.rc}, stdout={self.stdout[:200]!r}, stderr={self.stderr[:400]!r})"
 
 
+def _run_process(prog: str, *args: str, input: bytes = b"", env: dict | None = None, timeout: float = 60,
+                 cwd: Path | None = None) -> CLIResult:
+    full_env = dict(os.environ)
+    if env:
+        full_env.update(env)
+    proc = subprocess.run(cli_argv(prog) + list(args), input=input, capture_output=True, env=full_env,
+                          timeout=timeout, cwd=cwd)
+    return CLIResult(proc)
+
+
+def _run_in_process(prog: str, *args: str, input: bytes = b"", env: dict | None = None, timeout: float = 60,
+                    cwd: Path | None = None) -> CLIResult:
+    from cli_inprocess import run_in_process
+
+    result = CLIResult(subprocess.CompletedProcess(args, *run_in_process(prog, args, input, env, cwd)))
+    result.in_process = True
+    return result
+
+
 @pytest.fixture
-def run_cli():
-    """run_cli("cavemem", "compress", input=b"...", env={...}, cwd=...) -> CLIResult"""
+def run_cli(request):
+    """run_cli("cavemem", "compress", input=b"...", env={...}, cwd=...) -> CLIResult. In this process
+    (the console script's ``main`` on in-memory streams: tests/cli_inprocess.py) unless the test or
+    its module is marked ``cli_process``: those check the process itself (start-up, fds, exit)."""
+    return _run_process if request.node.get_closest_marker("cli_process") else _run_in_process
 
-    def run(prog: str, *args: str, input: bytes = b"", env: dict | None = None, timeout: float = 60,
-            cwd: Path | None = None) -> CLIResult:
-        full_env = dict(os.environ)
-        if env:
-            full_env.update(env)
-        proc = subprocess.run(cli_argv(prog) + list(args), input=input, capture_output=True, env=full_env,
-                              timeout=timeout, cwd=cwd)
-        return CLIResult(proc)
 
-    return run
+@pytest.fixture
+def run_cli_process():
+    """``run_cli`` in a fresh ``cavemem`` / ``caveman-engine`` process, always."""
+    return _run_process
 
 
 def opened_page(src):
@@ -220,6 +239,8 @@ def _fresh_pg_schema(monkeypatch, pg_base_url):
 def pytest_configure(config):
     config.addinivalue_line("markers", "sqlite_only: SQLite file behaviour (paths, locks, damaged files); "
                             "db_backend does not run it on PostgreSQL")
+    config.addinivalue_line("markers", "cli_process: run_cli starts a real process (the process contract: "
+                            "exit codes, closed stdout, start-up, concurrent processes)")
 
 
 def pytest_collection_modifyitems(config, items):

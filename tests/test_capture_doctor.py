@@ -41,7 +41,7 @@ def test_a_healthy_store_with_hooks_installed_exits_0(project, cave_home):
     rc, _, err = cli("hook", "install", "--write", cwd=project)
     assert rc == 0, err
     rc, out, err = cli("doctor", cwd=project)
-    assert rc == 0 and json.loads(err) == {"healthy": True, "checks": 9, "warnings": 1}  # ccr.db not created yet
+    assert rc == 0 and json.loads(err) == {"healthy": True, "checks": 10, "warnings": 1}  # ccr.db not created yet
     lines = out.splitlines()
     assert lines[0] == f"ok    home                     {cave_home} (0700)"
     assert f"ok    memory store             {cave_home}/mem.db (schema v4)" in lines

@@ -5,7 +5,8 @@ nothing is printed anywhere — by design, a hook never speaks. This command is 
 is explained: files and their modes (a PostgreSQL store: the server, its extensions and indexes),
 schema versions, the FTS index against the rows, the spool
 backlog, capture and LLM extraction state (with the last LLM failure), the hooks in
-``.claude/settings.json``, and whether semantic recall can load. It only reads; it repairs nothing.
+``.claude/settings.json``, whether semantic recall can load, and the warm recall processes running.
+It only reads; it repairs nothing.
 
 Exit 0 when no check failed (warnings allowed); ``cave_unhealthy`` (exit 1) otherwise.
 """
@@ -183,6 +184,21 @@ def check_semantic(out: list, db: str) -> None:
         _check(out, "semantic recall", "ok", "switched off for this store (cavemem embed enable turns it on)", **st)
 
 
+def check_warm(out: list) -> None:
+    """The warm recall processes of this home (pid files of live servers; see ``cavemem.warm``)."""
+    from cavemem import warm
+
+    running = warm.servers()
+    if not running:
+        how = "off (CAVEMAN_WARM=0)" if not warm.enabled() else "none running (one starts after a semantic recall)"
+        _check(out, "warm recall", "ok", how, enabled=warm.enabled(), running=[])
+        return
+    now = time.time()
+    each = [f"pid {s['pid']} {s.get('state', '?')} {int(now - s.get('started', now))} s, store {s.get('store', '?')}" for s in running]
+    _check(out, "warm recall", "ok", f"{'; '.join(each)} (stop: kill PID; CAVEMAN_WARM=0 keeps it off)",
+           enabled=warm.enabled(), running=running)
+
+
 def checks(cwd: str | None = None) -> list[dict]:
     from cavemem import paths
     from cavemem.memory.store import MIGRATIONS
@@ -202,6 +218,7 @@ def checks(cwd: str | None = None) -> list[dict]:
         check_capture(out)
         check_hooks(out, cwd or os.getcwd())
         check_semantic(out, url)
+        check_warm(out)
         return out
     mem_db = paths.mem_db_path() if os.environ.get("CAVEMAN_MEM_DB") else os.path.join(paths.home_dir(), "mem.db")
     ccr_db = paths.ccr_db_path() if os.environ.get("CAVEMAN_CCR_DB") else os.path.join(paths.home_dir(), "ccr.db")
@@ -211,6 +228,7 @@ def checks(cwd: str | None = None) -> list[dict]:
     check_capture(out)
     check_hooks(out, cwd or os.getcwd())
     check_semantic(out, mem_db)
+    check_warm(out)
     return out
 
 

@@ -15,8 +15,20 @@ import sys
 from cavemem.cli import io, progress, tables
 from cavemem.cli.args import Arg, Command, Opt, command, non_negative_int
 from cavemem.errors import CaveError
-from cavemem.memory import render
-from cavemem.memory.store import KINDS, MAX_MEMORY_BYTES
+from cavemem.memory.model import KINDS, MAX_MEMORY_BYTES
+
+
+class _Render:
+    """``cavemem.memory.render`` on first use: it imports the store (sqlite3), which a recall the
+    warm process answers never needs."""
+
+    def __getattr__(self, name: str):
+        from cavemem.memory import render as module
+
+        return getattr(module, name)
+
+
+render = _Render()
 
 _PROJECT = Opt("--project", "-p", "P", "project scope (default: the git root's name; '' = global)")
 _ALL = Opt("--all", help="every project")
@@ -141,6 +153,31 @@ def remember(opts: dict) -> int:
     )
 )
 def recall(opts: dict) -> int:
+    """Answered by the warm recall process when one runs (same bytes, see :mod:`cavemem.warm`),
+    else in process — after which a semantic recall starts one for the next call."""
+    from cavemem.warm import client
+
+    served = client.call("recall", opts)
+    if isinstance(served, tuple):
+        code, out, err = served
+        client.write_reply(out, err)
+        return code
+    code = _recall(opts)
+    client.after_cold(served)
+    return code
+
+
+def served(command: str, opts: dict) -> int:
+    """The warm process's handler: the in-process command, its errors reported as the CLI would."""
+    if command != "recall":
+        raise ValueError(f"warm: no handler for {command!r}")
+    try:
+        return _recall(opts)
+    except CaveError as err:
+        return io.report_error(err)
+
+
+def _recall(opts: dict) -> int:
     query = " ".join(opts["query"])
     if not query.strip():
         raise CaveError("cave_invalid_arguments", "recall: missing QUERY")
