@@ -54,7 +54,7 @@ def items(args) -> list[dict]:
         for fx in bc.manifest_entries(bc.REPO / "fixtures"):
             out.append({"set": "fixtures", "kind": fx.name.split("/")[0], "file": f"fixtures/{fx.file}",
                         "path": str(bc.REPO / "fixtures" / fx.file)})
-    manifest = json.loads((CORPUS / "manifest.json").read_text())
+    manifest = json.loads((args.manifest or CORPUS / "manifest.json").read_text())
     for e in manifest["entries"]:
         if e["split"] in want:
             out.append({"set": e["split"], "kind": e["kind"], "file": e["file"], "path": str(CORPUS / "generated" / e["file"])})
@@ -272,6 +272,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("--no-peer", action="store_true")
     ap.add_argument("--no-fixtures", action="store_true")
     ap.add_argument("--out", type=Path)
+    ap.add_argument("--manifest", type=Path, help="corpus manifest (default corpus/manifest.json; e.g. a committed copy while it is being extended)")
     ap.add_argument("--peer-cache", type=Path, help="directory keeping Headroom's outputs between runs (keyed by input, hint, peer version)")
     ap.add_argument("--peer-cached-only", action="store_true", help="only files --peer-cache already holds a Headroom result for")
     ap.add_argument("--in-process", action="store_true", help="run cavemem through one Engine in this process (seconds are warm)")
