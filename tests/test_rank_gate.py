@@ -132,7 +132,8 @@ def test_a_query_whose_words_barely_match_is_led_by_meaning(cave_home, tmp_path)
     m = store(cave_home, tmp_path, "ledger", LEDGER)
     question = "which database engine does billing use"
     assert m.recall(question)["hits"][0]["text"].startswith("We run PostgreSQL 15")
-    words_at_full_weight = Memory(m.store.path, cwd=str(tmp_path), rank_config=RankConfig(lexical_confidence=0))
+    # (location_note=0: the file notes would otherwise go behind the database fact on their own)
+    words_at_full_weight = Memory(m.store.path, cwd=str(tmp_path), rank_config=RankConfig(lexical_confidence=0, location_note=0))
     assert words_at_full_weight.recall(question)["hits"][0]["text"].startswith("billing/")
 
 

@@ -30,7 +30,8 @@ Pipeline for one query (SQLite + a little Python, no model):
    word known) must reach its threshold — raised to this store's off-topic null, the median height
    of fixed off-topic probes asked of the same store and filter (:mod:`.gate`), because the best
    cosine over N memories grows with N — (see :meth:`Ranker._joint_gate`), and fusion weighs words
-   at ``extra_lexical`` × best coverage ** ``lexical_confidence`` / ``extra_coverage``. Last, implicit updates move ahead of the facts they
+   at ``extra_lexical`` × best coverage ** ``lexical_confidence`` / ``extra_coverage``. Last, where-the-code notes go behind
+   prose facts unless asked where (:mod:`.rank_head`) and implicit updates move ahead of the facts they
    replace (:mod:`.update`).
 5. **Context signals.** Memories of one session are related: each strong lexical hit lends
    ``context`` to its neighbours (the memory just before and after it) — how an answer ("yes,
@@ -246,20 +247,23 @@ class Ranker:
             ranked = self._session_slots(ranked, records, limit - extra_slots)
         if extra_slots:
             ranked = self._extra_slots(ranked, extra_scores, limit, extra_slots)
-        return self._updates_first(ranked[:limit], records)
+        return self._reorder_head(ranked[:limit], records, query)
 
-    def _updates_first(self, ranked: list[Ranked], records) -> list[Ranked]:
-        """Implicit updates ahead of what they replace (:mod:`.update`), judged by the first
-        working extra scorer that can compare memories (``similarity``)."""
+    def _reorder_head(self, ranked: list[Ranked], records, query: str) -> list[Ranked]:
+        """With a working extra scorer that can compare memories (``similarity``): location notes
+        behind prose facts unless the question asks where (:mod:`.rank_head`), then implicit
+        updates ahead of what they replace (:mod:`.update`)."""
         judge = next((x for x in self.extras if not getattr(x, "error", None) and hasattr(x, "similarity")), None)
         if judge is None or len(ranked) < 2:
             return ranked
+        from .rank_head import notes_behind
         from .update import newer_first
 
-        seqs = [r.seq for r in ranked]
-        texts = {seq: rec.text for seq, rec in self.store.by_seq(seqs).items()}
-        order = newer_first(seqs, texts, {s: records[s].ts for s in seqs}, judge.similarity)
         by_seq = {r.seq: r for r in ranked}
+        texts = {seq: rec.text for seq, rec in self.store.by_seq(list(by_seq)).items()}
+        seqs = notes_behind([r.seq for r in ranked], {s: r.score for s, r in by_seq.items()}, texts, query,
+                            self.config.location_note)
+        order = newer_first(seqs, texts, {s: records[s].ts for s in seqs}, judge.similarity)
         return [by_seq[s] for s in order]
 
     def _surface_coverage(self, qterms, cov: dict, idf: dict, total_idf: float, temporal: set, top: int = 5) -> float:

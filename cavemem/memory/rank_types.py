@@ -64,6 +64,7 @@ class RankConfig:
     # turn r@10 83.6 -> 83.8%, session r@5 91.9 -> 92.4% (2 did more on the dev set but cost LoCoMo 0.8)
     lexical_confidence: float = 1.0
     hit_floor: float = 0.0
+    location_note: float = 0.5  # with meaning on: a where-the-code note's score among the first hits is this lower unless asked where (see rank_head)
     expansion_terms: int = 5
     expansion_docs: int = 3
     expansion_weight: float = 0.15

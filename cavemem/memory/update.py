@@ -23,7 +23,9 @@ import re
 SAME_SUBJECT = 0.6
 CUE = re.compile(
     r"\b(?:now|moved|moves|instead|raised|lowered|switched|replaced|replaces|migrated|upgraded|downgraded|"
-    r"changed|bumped|retired|no longer|not anymore|anymore|from now on|these days|nowadays)\b",
+    r"changed|bumped|retired|no longer|not anymore|anymore|from now on|these days|nowadays|"
+    r"updated|increased|decreased|reduced|extended|shortened|renamed|resized|repartitioned|rescaled|"
+    r"rewrote|rewritten|swapped|ported|dropped|deprecated|reverted|rolled back)\b",
     re.IGNORECASE,
 )
 
