@@ -36,9 +36,9 @@ OUT = ROOT / "bench-results" / "detect.json"
 SHORT = {"search-result": "search", "terminal": "term"}
 
 
-def corpus_rows(split: str, kinds: set[str]) -> list[dict]:
+def corpus_rows(split: str, kinds: set[str], manifest_path: Path = CORPUS / "manifest.json") -> list[dict]:
     """(file, kind, class, split, detected) for every manifest entry whose file exists."""
-    manifest = json.loads((CORPUS / "manifest.json").read_text())
+    manifest = json.loads(manifest_path.read_text())
     rows = []
     for e in manifest["entries"]:
         if split != "all" and e["split"] != split or kinds and e["kind"] not in kinds:
@@ -200,6 +200,7 @@ def main() -> int:
     ap.add_argument("--engine", action="store_true", help="also count the type the engine reports after compressing")
     ap.add_argument("--routes", type=Path, help="an earlier detect.json: compare compressing the changed files old vs new way")
     ap.add_argument("--trial", action="store_true", help="replay the two-candidate trial at several margins (compresses every file twice)")
+    ap.add_argument("--manifest", type=Path, default=CORPUS / "manifest.json", help="another manifest (an earlier corpus)")
     ap.add_argument("--out", type=Path, default=OUT, help="where the JSON goes (default bench-results/detect.json)")
     args = ap.parse_args()
     kinds = {k for k in args.kinds.split(",") if k}
@@ -207,7 +208,7 @@ def main() -> int:
     result: dict = {"sets": {}, "files": {}}
     old = json.loads(args.routes.read_text())["files"] if args.routes else None
     for split in splits:
-        rows = corpus_rows(split, kinds)
+        rows = corpus_rows(split, kinds, args.manifest)
         secs = run(rows)
         lines, conf = confusion(rows)
         print(f"\n== corpus {split} ({len(rows)} files, {secs:.2f} s)")

@@ -502,9 +502,11 @@ def generators(merge: bool) -> list:
     """Every generator; with ``--merge`` only the second batch (``make_corpus_more``), whose files
     are added to the existing manifest (files already listed are kept as they are)."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from make_corpus_fourth import GENERATORS_FOURTH
     from make_corpus_more import GENERATORS_MORE
 
-    return GENERATORS_MORE if merge else GENERATORS + GENERATORS_MORE
+    more = GENERATORS_MORE + GENERATORS_FOURTH
+    return more if merge else GENERATORS + more
 
 
 def main() -> int:
@@ -512,14 +514,16 @@ def main() -> int:
     ap.add_argument("--out", type=Path, default=REPO / "corpus" / "generated")
     ap.add_argument("--only", default="", help="comma-separated classes to (re)generate")
     ap.add_argument("--manifest", type=Path, default=REPO / "corpus" / "manifest.json")
-    ap.add_argument("--merge", action="store_true", help="run only the second batch and add its files to the manifest")
+    ap.add_argument("--merge", action="store_true", help="run only the later batches and add their files to the manifest")
+    ap.add_argument("--gens", default="", help="with --merge: only these generators (comma-separated function names)")
     args = ap.parse_args()
     if not args.only and not args.merge and args.out.exists():
         shutil.rmtree(args.out)
     corpus = Corpus(args.out, set(filter(None, args.only.split(","))))
     if args.merge:
         corpus.entries = json.loads(args.manifest.read_text())["entries"]
-    for gen in generators(args.merge):
+    gens = [g for g in generators(args.merge) if not args.gens or g.__name__ in args.gens.split(",")]
+    for gen in gens:
         try:
             gen(corpus)
         except Exception as e:  # one broken source must not lose the rest; say which

@@ -92,6 +92,12 @@ _LOG_LINE = re.compile(
     rb"|\bcalled at \S+ line \d+|^[\t ]*(?:invoked|while executing|\(procedure \"|\(file \")"
     rb"|^CMake (?:Debug Log|Warning|Error|Deprecation Warning)\b|^-- (?:Detecting|Check|Looking|Found|Could NOT"
     rb"|Configuring|Generating|Build files|The \w+ compiler|Performing Test))"
+    # pip's resolver and installer at ``-v`` (``Link requires a different Python``, ``Would
+    # install``), and a progress bar's run of bar glyphs (\u2501, \u2588) before its figures
+    rb"|(?-i:^[\t ]*(?:Link requires a different Python|Skipping link|Found link|Fetched page|Getting page"
+    rb"|Created temporary directory|Removed build tracker|Would install|Using pip \d|Requirement already satisfied"
+    rb"|Successfully (?:installed|built|uninstalled)|Using cached|Looking in (?:indexes|links)|Ignoring \S+: markers)\b)"
+    rb"|^[\t ]*(?:\xe2\x94\x81|\xe2\x96\x88){6,}[^\n]*\d"
     # path listings (``find``, ``pip show -f``, ``dpkg -L``): a line that is one relative or absolute
     # path (not a one-space RFC 822 continuation line: a DEP-5 copyright file's ``Files:`` values)
     rb"|^(?! \S)[\t ]*(?:\.{1,2}/|/)?[\w@+.,-]+(?:/[\w@+.,-]+)+/?[\t ]*\r?$"

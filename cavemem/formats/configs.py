@@ -124,6 +124,10 @@ def classify(data: bytes) -> ConfigShape | None:
         return ConfigShape("ini", keys, assigns, sections, prose)  # settings on and off: ``#port = 1``
     if sections + assigns >= 4 and _toml_table(text) or _directives(text):
         return ConfigShape("ini", keys, assigns, sections, prose)
+    from .directives import directive_file, localized_keys  # the fourth batch: nginx, Apache, .desktop, ...
+
+    if directive_file(text) or sections and localized_keys(text):
+        return ConfigShape("ini", keys, assigns, sections, prose)
     return None
 
 

@@ -1,0 +1,126 @@
+"""Directive-style server configuration (issue 9): ``keyword arguments`` lines, optionally in
+brace blocks (nginx, Dovecot, BIND, keepalived) or ``<Section>`` tags (Apache, ProFTPD, collectd).
+
+Why: the key/section readers in :mod:`.configs` know ``key = value``, ``key: value`` and
+``[section]``; a server's shipped default speaks its own directive language, so it fell to
+``text`` (or, with ``;`` line ends, to ``code``). What every such file shares, and prose and
+programs do not: nearly every line opens on a bare keyword (no call, no sentence), most lines give
+it arguments, those arguments carry values (paths, numbers, ``$vars``, addresses, quoted strings),
+and statement words (``if``, ``return``, ``def``) and operators (``==``, ``&&``) are rare.
+"""
+
+from __future__ import annotations
+
+import re
+
+# comment leads of these languages: ``#`` (most), ``;`` (INI-like), ``!`` (keepalived), ``//`` (BIND)
+_COMMENT = ("#", ";", "!", "//")
+# the line's first token: a keyword, ``$Keyword`` (rsyslog), ``.ifdef`` (exim), ``&Attr`` (FreeRADIUS), a selector
+# (``kern.*``, ``*.*;auth.none``) or a ``<Section ...>`` / ``</Section>`` tag
+_HEAD = re.compile(r"(?:</?[A-Za-z][\w.:-]*(?:[ \t][^<>]*)?>|[$.&]?[A-Za-z_*][\w.*,;:/!@$+=-]*)(?=[ \t]|$)")
+_BRACES = re.compile(r"[{}][ \t]*;?")
+# a value in an argument: a digit, a path or address sign, a ``$var``, a quote, ``=``, ``*``, a
+# CONSTANT, a ``;``/``{`` line end
+_VALUE = re.compile(r"[\d/$\"'=*@:{};]|\b[A-Z][A-Z0-9_]{2,}\b")
+_STATEMENT = re.compile(
+    r"(?:if|then|fi|elif|else|for|foreach|while|do|done|case|esac|return|function|def|class|import|from|local|export"
+    r"|echo|print|var|let|const|package|func|my|sub|proc|begin|end|try|catch"
+    r"|CREATE|ALTER|INSERT|SELECT|UPDATE|DELETE|DROP|GRANT|RETURNS|LANGUAGE|AS|BEGIN|COMMIT|WITH|FROM|WHERE)\b"
+)
+_OPERATOR = re.compile(r"==|!=|&&|\|\||\+=|->|::[A-Za-z_]|\(\);|\+\+|[ \t]\|[ \t]")  # ``[::1]`` is an address; `` | `` a pipe
+_CALL = re.compile(r"\b\w+\(")
+# English function words: arguments are values, prose is built of these (not ``on``, ``from``,
+# ``all``: ``IgnoreHidden on``, ``Allow from all`` are settings)
+_FUNCTION_WORD = re.compile(r"\b(?:the|a|an|of|to|and|is|are|was|in|for|with|that|this|it|be|by)\b", re.I)
+_QUOTED = re.compile(r"\"[^\"]*\"|'[^']*'")
+_WORD = re.compile(r"[(\"'`]?[A-Za-z][a-z'-]*[.,;:!?)\"'`]{0,2}")
+
+
+def _sentence(words: list[str]) -> bool:
+    return len(words) >= 6 and sum(1 for w in words if _WORD.fullmatch(w)) * 5 >= len(words) * 4
+
+
+def directive_file(text: str) -> bool:
+    """True when ``text`` is a directive-style configuration file (see the module docstring):
+    9 in 10 body lines directive-shaped, a third of them with arguments, half of those with a
+    value and at most 1 in 5 with English function words (``the``, ``of``) outside quotes; at
+    most 1 in 10 lines sentences, 1 in 8 statement words (``case X {`` in a
+    FreeRADIUS block), 1 in 20 operators, 1 in 5 calls; not a
+    table. A shipped default that is nearly all comments (12 or more, three per body line) needs
+    one directive line; any other file eight."""
+    body, comments = _body_lines(text)
+    n = len(body)
+    if not (n >= 8 or (n >= 1 and comments >= 12 and comments >= 3 * n)) or text.startswith("#!"):
+        return False
+    v = _votes(body)
+    return (v["shaped"] * 10 >= n * 9 and v["args"] * 3 >= v["shaped"] and v["valued"] * 2 >= v["args"]
+            and v["worded"] * 5 <= v["args"] and v["sentences"] * 10 <= n and v["statements"] * 8 <= n
+            and v["operators"] * 20 <= n and v["calls"] * 5 <= n and not _table(body))
+
+
+def _body_lines(text: str) -> tuple[list[str], int]:
+    """The stripped non-comment lines (a ``\\`` continuation joined to its line) and the comment count."""
+    body: list[str] = []
+    comments = 0
+    joined = False  # the line before ended in ``\\``: this one continues its arguments
+    for raw in text.split("\n"):
+        line = raw.strip()
+        if not line:
+            continue
+        if line.startswith(_COMMENT):
+            comments += 1
+        elif not joined:
+            body.append(line)
+        joined = line.endswith("\\")
+    return body, comments
+
+
+def _votes(body: list[str]) -> dict[str, int]:
+    """How many lines have each feature :func:`directive_file` weighs."""
+    v = dict.fromkeys(("shaped", "args", "valued", "worded", "sentences", "statements", "operators", "calls"), 0)
+    for line in body:
+        v["sentences"] += _sentence(line.split())
+        v["statements"] += _STATEMENT.match(line) is not None
+        v["operators"] += _OPERATOR.search(line) is not None
+        call = _CALL.match(line) is not None  # ``module(load="imuxsock")``: few, or it is a program
+        v["calls"] += call or _CALL.search(line) is not None
+        if call or _BRACES.fullmatch(line):
+            v["shaped"] += 1
+            continue
+        head = _HEAD.match(line)
+        if head is None or head.group().endswith(":") or not any(ch.isalpha() for ch in head.group()):  # ``key:`` is YAML
+            continue
+        v["shaped"] += 1
+        rest = line[head.end():].strip()
+        if rest:
+            v["args"] += 1
+            v["valued"] += _VALUE.search(rest) is not None or len(rest.split()) <= 2
+            v["worded"] += _FUNCTION_WORD.search(_QUOTED.sub("", rest)) is not None
+    return v
+
+
+def _table(body: list[str]) -> bool:
+    """Aligned rows (``column -t``, ``dpkg-query -W``): eight lines or more, two in three of one
+    field count of three or more, opening on distinct values; a directive file repeats its keywords."""
+    if len(body) < 8:
+        return False
+    if sum(1 for line in body if line.split()[1:2] == ["="]) * 3 >= len(body):
+        return False  # ``key = value`` rows are settings
+    counts: dict[int, int] = {}
+    for line in body:
+        k = len(line.split())
+        counts[k] = counts.get(k, 0) + 1
+    width, rows = max(counts.items(), key=lambda kv: kv[1])
+    heads = {line.split(None, 1)[0] for line in body}
+    return width >= 3 and rows * 3 >= len(body) * 2 and len(heads) * 4 >= len(body) * 3
+
+
+# ``Name[de]=Soundsystem``: a key with a locale (freedesktop ``.desktop`` files, ``.directory``)
+_LOCALIZED = re.compile(r"[A-Za-z0-9_.-]+(?:\[[\w@.-]+\])?[ \t]*=.*|\[[^\]\n]+\]")
+
+
+def localized_keys(text: str) -> bool:
+    """Every body line a ``[Section]`` or a ``Key[locale]=value`` setting, eight at least:
+    the key reader's ``key = value`` knows no locale suffix."""
+    body, _ = _body_lines(text)
+    return len(body) >= 8 and all(_LOCALIZED.fullmatch(line) for line in body)
