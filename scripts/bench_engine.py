@@ -153,7 +153,9 @@ def instructions(cmd: list[str], stdin: bytes, env: dict) -> int | None:
 
 def startup(runs: int, count_instructions: bool = False) -> dict:
     """Hot commands (issue 12: <= 30 ms over bare Python each), measured as paired A/B runs;
-    with ``count_instructions``, also the instructions over bare Python (cachegrind, one run)."""
+    with ``count_instructions``, also the instructions over bare Python (cachegrind, one run).
+    ``recall`` rows: cold in process (``CAVEMAN_WARM=0``, semantic and lexical) and answered by the
+    warm recall process (started first; its own CPU per call reported beside the client's)."""
     home = tempfile.mkdtemp(prefix="cavemem-bench-")
     os.chmod(home, 0o700)
     env = dict(os.environ, CAVEMAN_HOME=home)
@@ -164,23 +166,67 @@ def startup(runs: int, count_instructions: bool = False) -> dict:
     subprocess.run([cavemem, "remember", "we use PostgreSQL 16 in production"], capture_output=True, env=env)
     hook = json.dumps({"session_id": "s1", "prompt": "which database do we run", "cwd": home}).encode()
     no_embed = {"CAVEMAN_EMBED": "0"}
+    cold_recall = {"CAVEMAN_WARM": "0"}  # in process every time: no warm recall process is asked or started
+    recall = [cavemem, "recall", "which database do we run"]
     cases = {  # name: (argv, stdin, extra environment)
         "detect 1 KB": ([cavemem, "detect"], small, {}),
         "compress 1 KB": ([cavemem, "compress"], small, {}),
         "retrieve": ([cavemem, "retrieve", handle], b"", {}),
         "remember": ([cavemem, "remember", "--project", "bench", "deploys go out on Tuesdays"], b"", {}),
-        "recall": ([cavemem, "recall", "which database do we run"], b"", {}),
-        "recall CAVEMAN_EMBED=0": ([cavemem, "recall", "which database do we run"], b"", no_embed),
+        "recall": (recall, b"", cold_recall),
+        "recall CAVEMAN_EMBED=0": (recall, b"", dict(no_embed, **cold_recall)),
+        "recall (warm)": (recall, b"", {}),
         "hook user-prompt": ([cavemem, "hook", "claude-code", "user-prompt"], hook, {}),
         "hook user-prompt CAVEMAN_EMBED=0": ([cavemem, "hook", "claude-code", "user-prompt"], hook, no_embed),
     }
-    out = {name: paired_overhead(cmd, stdin, runs, dict(env, **extra)) for name, (cmd, stdin, extra) in cases.items()}
-    if count_instructions:
-        bare = instructions([sys.executable, "-c", "pass"], b"", env)
+    out = {}
+    try:
         for name, (cmd, stdin, extra) in cases.items():
-            n = instructions(cmd, stdin, dict(env, **extra))
-            out[name]["M instructions over bare python"] = None if n is None or bare is None else round((n - bare) / 1e6, 1)
+            server = warm_server(cmd, dict(env, **extra), home) if name == "recall (warm)" else None
+            cpu0 = server_cpu_ms(server)
+            out[name] = paired_overhead(cmd, stdin, runs, dict(env, **extra))
+            if server is not None:  # the server's share is not in the client's rusage: reported beside it
+                out[name]["server cpu per call (ms)"] = round((server_cpu_ms(server) - cpu0) / runs, 1)
+        if count_instructions:
+            bare = instructions([sys.executable, "-c", "pass"], b"", env)
+            for name, (cmd, stdin, extra) in cases.items():
+                n = instructions(cmd, stdin, dict(env, **extra))
+                out[name]["M instructions over bare python"] = None if n is None or bare is None else round((n - bare) / 1e6, 1)
+    finally:
+        stop_warm(home)
     return out
+
+
+def warm_server(cmd: list[str], env: dict, home: str, timeout: float = 120.0) -> int:
+    """Start the warm recall process (a cold recall does) and wait until it serves; its pid."""
+    subprocess.run(cmd, capture_output=True, env=env)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for pid_file in Path(home, "warm").glob("*.pid"):
+            info = json.loads(pid_file.read_text() or "{}")
+            if info.get("state") == "serving":
+                subprocess.run(cmd, capture_output=True, env=env)  # its first request imports what warm-up did not
+                return int(info["pid"])
+        time.sleep(0.1)
+    raise SystemExit("the warm recall process did not start")
+
+
+def server_cpu_ms(pid: int | None) -> float:
+    if pid is None:
+        return 0.0
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
+
+
+def stop_warm(home: str) -> None:
+    """SIGTERM the warm recall processes of the bench's home (by their pid files)."""
+    import signal
+
+    for pid_file in Path(home, "warm").glob("*.pid"):
+        try:
+            os.kill(int(json.loads(pid_file.read_text())["pid"]), signal.SIGTERM)
+        except (OSError, ValueError, KeyError):
+            pass
 
 
 def _print_startup(up: dict) -> None:
@@ -190,6 +236,9 @@ def _print_startup(up: dict) -> None:
         ins = v.get("M instructions over bare python")
         print(f"{k:<40} {v['median wall (ms)']:8.1f} {v['over bare python (ms)']:12.1f} {v['cpu over bare python (ms)']:9.1f}"
               f" {v['page faults over bare python']:12d} {'' if ins is None else ins:>13}")
+    for k, v in up.items():
+        if "server cpu per call (ms)" in v:
+            print(f"{k}: the warm server's CPU per call {v['server cpu per call (ms)']} ms (not in the client's figures above)")
 
 
 def throughput() -> dict:

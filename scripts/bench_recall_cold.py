@@ -8,8 +8,10 @@
 What it measures (table on stdout, JSON in ``bench-results/bench_recall_cold.json``):
 
 - **cold recall**: each run is a fresh process, as an agent's shell call is. Runs are paired and
-  interleaved — ``python -c pass`` (bare Python), ``cavemem recall Q`` (default: semantic on) and
-  ``CAVEMAN_EMBED=0 cavemem recall Q`` (lexical) — so machine load hits all three alike; wall p50/p95,
+  interleaved — ``python -c pass`` (bare Python), ``cavemem recall Q`` in process (semantic on,
+  ``CAVEMAN_WARM=0``), ``CAVEMAN_EMBED=0 cavemem recall Q`` (lexical) and ``cavemem recall Q``
+  answered by the warm recall process (the arm's first, in-process call starts it; its wall is
+  reported apart; the server's CPU is not in the child's) — so machine load hits all alike; wall p50/p95,
   child CPU p50 and peak RSS of each, on a 10k-memory store and on a 1-memory store. The store's
   vectors are built first (``cavemem embed sync``), so a run pays model load + one query embedding.
 - **one process, 1,000 recalls**: peak RSS and in-process latency of a process that opens the 10k
@@ -195,22 +197,35 @@ def stats(values: list[float]) -> dict:
 
 
 def cold_ab(home: Path, qs: list[str], runs: int) -> dict:
-    """Interleaved fresh processes: bare Python, semantic recall, lexical recall."""
+    """Interleaved fresh processes: bare Python, semantic recall in process (cold), lexical recall,
+    and semantic recall answered by the warm recall process (its first call, in process, starts it)."""
     arms = {
         "bare python": lambda q: run([sys.executable, "-c", "pass"], home_env(home)),
-        "recall (semantic, default)": lambda q: run(cavemem_cmd("recall", "--all", "--json", q), home_env(home)),
-        "recall (CAVEMAN_EMBED=0)": lambda q: run(cavemem_cmd("recall", "--all", "--json", q), home_env(home, CAVEMAN_EMBED="0")),
+        "recall (semantic, default)": lambda q: run(cavemem_cmd("recall", "--all", "--json", q), home_env(home, CAVEMAN_WARM="0")),
+        "recall (CAVEMAN_EMBED=0)": lambda q: run(cavemem_cmd("recall", "--all", "--json", q),
+                                                  home_env(home, CAVEMAN_EMBED="0", CAVEMAN_WARM="0")),
+        "recall (warm)": lambda q: run(cavemem_cmd("recall", "--all", "--json", q), home_env(home)),
     }
     got: dict[str, list[dict]] = {k: [] for k in arms}
-    for arm in arms.values():  # page cache, .pyc files and the model-verification stamp: not counted
-        arm(qs[0])
-    for i in range(runs):
-        for name, arm in arms.items():
-            r = arm(qs[i % len(qs)])
-            if r["rc"] != 0:
-                raise SystemExit(f"{name} failed")
-            got[name].append(r)
-    out = {}
+    first = {}
+    try:
+        for name, arm in arms.items():  # page cache, .pyc files and the model-verification stamp: not counted
+            first[name] = arm(qs[0])
+        wait_warm(home)
+        arms["recall (warm)"](qs[0])  # the server's first request imports what its warm-up did not
+        server = _warm_pids(home, "serving")[0]
+        server_cpu = _cpu_ms(server)
+        for i in range(runs):
+            for name, arm in arms.items():
+                r = arm(qs[i % len(qs)])
+                if r["rc"] != 0:
+                    raise SystemExit(f"{name} failed")
+                got[name].append(r)
+        server_cpu = _cpu_ms(server) - server_cpu
+    finally:
+        stop_warm(home)
+    out = {"warm: first call (in process, starts the server) wall ms": round(first["recall (warm)"]["wall"], 1),
+           "warm: the server's CPU per call ms (not in the child's cpu p50)": round(server_cpu / runs, 1)}
     bare = stats([r["wall"] for r in got["bare python"]])["p50"]
     for name, rs in got.items():
         wall = stats([r["wall"] for r in rs])
@@ -219,6 +234,45 @@ def cold_ab(home: Path, qs: list[str], runs: int) -> dict:
                      "with_hits": sum(bool(r["stdout"]) and bool(json.loads(r["stdout"] or b"{}").get("hits")) for r in rs)
                      if name != "bare python" else None}
     return out
+
+
+def _warm_pids(home: Path, state: str | None = None) -> list[int]:
+    pids = []
+    for pid_file in (home / "warm").glob("*.pid"):
+        try:
+            info = json.loads(pid_file.read_text())
+        except (OSError, ValueError):
+            continue
+        if state is None or info.get("state") == state:
+            pids.append(int(info["pid"]))
+    return pids
+
+
+def _cpu_ms(pid: int) -> float:
+    """User+system CPU of a live process (nan once it is gone: the server left during the runs)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
+
+
+def wait_warm(home: Path, timeout: float = 120.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not _warm_pids(home, "serving"):
+        if time.monotonic() > deadline:
+            raise SystemExit("the warm recall process did not start")
+        time.sleep(0.1)
+
+
+def stop_warm(home: Path) -> None:
+    import signal
+
+    for pid in _warm_pids(home):
+        try:
+            os.kill(pid, signal.SIGTERM)
+        except OSError:
+            pass
 
 
 def hooks(home: Path, runs: int) -> dict:
@@ -283,6 +337,9 @@ def print_table(result: dict) -> None:
         print(f"\ncold CLI recall, {result['stores'][label]['memories']} memories ({result['runs']} paired runs)")
         print(f"  {'':30s} {'wall p50':>9s} {'p95':>7s} {'-bare':>7s} {'cpu p50':>8s} {'RSS MB':>7s} {'hits':>5s}")
         for name, r in result[label].items():
+            if not isinstance(r, dict):
+                print(f"  {name}: {r}")
+                continue
             print(f"  {name:30s} {r['wall_p50_ms']:9.0f} {r['wall_p95_ms']:7.0f} {r['over_bare_p50_ms']:7.0f} "
                   f"{r['cpu_p50_ms']:8.0f} {r['rss_mb']:7d} {'' if r['with_hits'] is None else r['with_hits']:>5}")
     print("\nhooks on the 10k store")
