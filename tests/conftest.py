@@ -90,7 +90,6 @@ class CLIResult:
         self.rc = proc.returncode
         self.stdout: bytes = proc.stdout
         self.stderr: bytes = proc.stderr
-        self.in_process = False
 
     @property
     def report(self) -> dict:
@@ -120,13 +119,26 @@ def _run_process(prog: str, *args: str, input: bytes = b"", env: dict | None = N
     return CLIResult(proc)
 
 
-def _run_in_process(prog: str, *args: str, input: bytes = b"", env: dict | None = None, timeout: float = 60,
-                    cwd: Path | None = None) -> CLIResult:
+def cli_in_process(args, *, input: bytes = b"", env: dict | None = None, cwd=None, timeout: float = 60,
+                   prog: str = "cavemem") -> subprocess.CompletedProcess:
+    """``subprocess.run(cli_argv(prog) + args, env=env, ...)`` done in this process (the console
+    script's ``main`` on in-memory streams: tests/cli_inprocess.py); ``env`` is the whole environment,
+    as for subprocess. An environment that sets the interpreter up (``PYTHON*`` differing from this
+    one's) needs a new interpreter, so such a call runs as a process."""
+    env = dict(os.environ) if env is None else env
+    if any(env.get(k) != os.environ.get(k) for k in {*env, *os.environ} if k.startswith("PYTHON")):
+        return subprocess.run(cli_argv(prog) + list(args), input=input, capture_output=True, env=env, cwd=cwd,
+                              timeout=timeout)
     from cli_inprocess import run_in_process
 
-    result = CLIResult(subprocess.CompletedProcess(args, *run_in_process(prog, args, input, env, cwd)))
-    result.in_process = True
-    return result
+    return subprocess.CompletedProcess(list(args), *run_in_process(prog, tuple(args), input, env, cwd, whole_env=True))
+
+
+def run_cli_in_process(prog: str, *args: str, input: bytes = b"", env: dict | None = None, timeout: float = 60,
+                       cwd: Path | None = None) -> CLIResult:
+    """``run_cli`` in this process (see :func:`cli_in_process`)."""
+    return CLIResult(cli_in_process(args, input=input, env={**os.environ, **(env or {})}, cwd=cwd, timeout=timeout,
+                                    prog=prog))
 
 
 @pytest.fixture
@@ -134,7 +146,7 @@ def run_cli(request):
     """run_cli("cavemem", "compress", input=b"...", env={...}, cwd=...) -> CLIResult. In this process
     (the console script's ``main`` on in-memory streams: tests/cli_inprocess.py) unless the test or
     its module is marked ``cli_process``: those check the process itself (start-up, fds, exit)."""
-    return _run_process if request.node.get_closest_marker("cli_process") else _run_in_process
+    return _run_process if request.node.get_closest_marker("cli_process") else run_cli_in_process
 
 
 @pytest.fixture

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from conftest import cli_argv
+from conftest import cli_in_process
 
 # every test runs on SQLite and on PostgreSQL (conftest.db_backend)
 pytestmark = pytest.mark.usefixtures("db_backend")
@@ -19,7 +18,7 @@ DATA = Path(__file__).parent / "data" / "transcripts"
 
 
 def cli(*args: str, cwd: Path):
-    proc = subprocess.run(cli_argv() + list(args), capture_output=True, cwd=cwd, timeout=120)
+    proc = cli_in_process(args, cwd=cwd, timeout=120)
     return proc.returncode, proc.stdout, proc.stderr
 
 

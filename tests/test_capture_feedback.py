@@ -4,17 +4,16 @@ those the reply used; stats shows never-used memories; forget --unused-for finds
 from __future__ import annotations
 
 import json
-import subprocess
 import time
 from pathlib import Path
 
-from conftest import cli_argv
+from conftest import cli_in_process
 
 from cavemem.memory.capture.feedback import was_used
 
 
 def run(args, cwd, stdin=b""):
-    p = subprocess.run(cli_argv() + list(args), input=stdin, capture_output=True, cwd=cwd, timeout=120)
+    p = cli_in_process(args, input=stdin, cwd=cwd, timeout=120)
     return p.returncode, p.stdout, p.stderr
 
 

@@ -11,6 +11,8 @@ import pytest
 
 from conftest import CAVEMAN_EVALS
 
+pytestmark = pytest.mark.cli_process  # the process contract itself: every call is a real process
+
 LIMIT = 64 * 1024 * 1024
 JSON_PAYLOAD = json.dumps(
     {

@@ -11,7 +11,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import cli_argv
+from conftest import cli_argv, cli_in_process
 
 from cavemem.errors import StoreUnavailable
 from cavemem.store.ccr import OWNER_COMPRESS, OWNER_MEMORY, handle_for, open_ccr
@@ -22,7 +22,9 @@ ROWS = json.dumps([{"id": i, "name": f"user{i}", "email": f"u{i}@example.com", "
 def _run(*args: str, input: bytes = b"", env: dict | None = None, cwd=None, timeout: float = 60, pre: list | None = None):
     full = dict(os.environ)
     full.update(env or {})
-    return subprocess.run((pre or []) + cli_argv() + list(args), input=input, capture_output=True, env=full,
+    if not pre:
+        return cli_in_process(args, input=input, env=full, cwd=cwd, timeout=timeout)
+    return subprocess.run(pre + cli_argv() + list(args), input=input, capture_output=True, env=full,
                           timeout=timeout, cwd=cwd)
 
 

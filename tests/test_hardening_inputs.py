@@ -12,7 +12,7 @@ import subprocess
 import time
 
 import pytest
-from conftest import cli_argv
+from conftest import cli_argv, cli_in_process
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -25,7 +25,7 @@ def _run(*args: str, input: bytes = b"", env: dict | None = None, cwd=None, time
     full = dict(os.environ)
     full.update(env or {})
     t0 = time.monotonic()
-    proc = subprocess.run(cli_argv() + list(args), input=input, capture_output=True, env=full, timeout=timeout, cwd=cwd)
+    proc = cli_in_process(args, input=input, env=full, timeout=timeout, cwd=cwd)
     return proc, time.monotonic() - t0
 
 

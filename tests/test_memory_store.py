@@ -19,14 +19,14 @@ from cavemem import Memory
 from cavemem.errors import CaveError
 from cavemem.memory.store import open_memory_store
 
-from conftest import cli_argv
+from conftest import cli_argv, cli_in_process
 
 # every test runs on SQLite and on PostgreSQL (conftest.db_backend)
 pytestmark = pytest.mark.usefixtures("db_backend")
 
 
 def _run(args, cwd, input=b"", timeout=120):
-    return subprocess.run(cli_argv() + args, input=input, capture_output=True, cwd=cwd, env=dict(os.environ), timeout=timeout)
+    return cli_in_process(args, input=input, cwd=cwd, timeout=timeout)
 
 
 def _sha(path: Path) -> str:

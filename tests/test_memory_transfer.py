@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from cavemem import Memory
 
-from conftest import cli_argv
+from conftest import cli_argv, cli_in_process
 
 # every test runs on SQLite and on PostgreSQL (conftest.db_backend)
 pytestmark = pytest.mark.usefixtures("db_backend")
@@ -101,6 +101,8 @@ def test_new_lines_are_redacted_unless_told_otherwise(tmp_path):
 
 
 def _cli(args, *, env, cwd, input=b"", stderr=subprocess.PIPE):
+    if stderr is subprocess.PIPE:
+        return cli_in_process(args, input=input, env=env, cwd=cwd, timeout=120)
     return subprocess.run(cli_argv() + args, input=input, stdout=subprocess.PIPE, stderr=stderr, env=env, cwd=cwd, timeout=120)
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from cavemem import Memory
 from cavemem.embed import migrate as mig
-from conftest import cli_argv
+from conftest import cli_in_process
 
 pytest.importorskip("numpy")
 
@@ -31,7 +31,7 @@ FACTS = ["the billing service keeps invoices in postgres", "our kubernetes clust
 
 
 def _cli(*args: str, env: dict) -> subprocess.CompletedProcess:
-    return subprocess.run(cli_argv() + list(args), capture_output=True, env={**os.environ, **env}, timeout=180)
+    return cli_in_process(args, env={**os.environ, **env}, timeout=180)
 
 
 def _static(location: str, tmp_path) -> Memory:

@@ -19,7 +19,7 @@ from cavemem import Memory
 from cavemem.errors import CaveError
 from cavemem.memory import analyze
 from cavemem.memory.model import Filter
-from conftest import cli_argv
+from conftest import cli_argv, cli_in_process
 
 FACTS = [
     "the deploy runs on fridays after the freeze",
@@ -33,8 +33,7 @@ FACTS = [
 
 
 def _cli(*args: str, env: dict | None = None, cwd=None, input: bytes = b"") -> subprocess.CompletedProcess:
-    return subprocess.run(cli_argv() + list(args), capture_output=True, env={**os.environ, **(env or {})}, cwd=cwd,
-                          input=input, timeout=120)
+    return cli_in_process(args, env={**os.environ, **(env or {})}, cwd=cwd, input=input, timeout=120)
 
 
 def _fill(m: Memory) -> list:
