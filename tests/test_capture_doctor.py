@@ -7,19 +7,17 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-import subprocess
 import time
 from pathlib import Path
 
 import pytest
 
-from conftest import cli_argv
+from conftest import cli_in_process
 
 
 def cli(*args: str, cwd: Path, env: dict | None = None):
     # HOME too: doctor also reads ~/.claude/settings.json, which must not be the developer's
-    proc = subprocess.run(cli_argv() + list(args), capture_output=True, cwd=cwd, timeout=120,
-                          env=dict(os.environ, HOME=str(cwd.parent), **(env or {})))
+    proc = cli_in_process(args, cwd=cwd, timeout=120, env=dict(os.environ, HOME=str(cwd.parent), **(env or {})))
     return proc.returncode, proc.stdout.decode(), proc.stderr.decode()
 
 
