@@ -23,6 +23,7 @@ CASES = [
     ("pulseaudio.desktop", "config"),  # ``Name[de]=...``: keys with a locale
     ("pip_dry_run_numpy.log", "log"),  # ``Link requires a different Python``, a rich progress bar
     ("ltree--1.1--1.2.sql", "code"),  # SQL clause lines (``RETURNS``, ``LANGUAGE C``) are statements
+    ("help_sqlite3.txt", "text"),  # ``sqlite3 -help``: an option list aligned like a table
 ]
 
 
@@ -42,6 +43,13 @@ def test_directive_arguments_are_values_not_prose():
 def test_an_aligned_table_is_no_directive_file():
     rows = b"".join(b"user%-8d x  %-5d %-5d /home/user%-4d /bin/sh\n" % (i, 1000 + i, 1000 + i, i) for i in range(14))
     assert detect(rows) != "config"
+
+
+def test_aligned_rows_stay_tabular_when_they_do_not_open_on_flags():
+    rows = b"".join(b"pkg-%-10d %-8s %6d  -%d.5\n" % (i, b"1.%d" % i, 100 * i, i) for i in range(12))
+    assert detect(b"Name           Version   Size  Delta\n" + rows) == "tabular"
+    options = b"".join(b"   -opt%-12d set the option number %d\n" % (i, i) for i in range(12))
+    assert detect(b"Usage: tool [OPTIONS]\n" + options) != "tabular"
 
 
 def test_a_shell_script_of_directive_look_stays_out():

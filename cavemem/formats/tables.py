@@ -106,7 +106,18 @@ def looks_program_table(data: bytes) -> bool:
     lines = [line for line in lines if line.strip()]
     if len(lines) < 9:
         return False
+    if _option_list(lines):
+        return False
     return _boxed(lines) or _ruled(lines) or _aligned(lines) or _commented_tsv(lines)
+
+
+_OPTION_ROW = re.compile(r"[\t ]*--?[A-Za-z\[]")
+
+
+def _option_list(lines: list[str]) -> bool:
+    """A help text's option list (``-bail   stop after an error``): half the lines open on a
+    flag; its aligned second column is prose, not a table's cells."""
+    return sum(1 for line in lines if _OPTION_ROW.match(line)) * 2 >= len(lines)
 
 
 def _boxed(lines: list[str]) -> bool:
@@ -170,7 +181,7 @@ def looks_plain_rows(data: bytes) -> bool:
     if len(data) > 1 << 16:
         lines.pop()
     lines = [line for line in lines if line.strip()]
-    if len(lines) < 8:
+    if len(lines) < 8 or _option_list(lines):
         return False
     for sep in "|;":
         counts = {line.count(sep) for line in lines}
