@@ -94,7 +94,8 @@ def test_a_decision_in_the_present_tense_or_said_as_it_is():
 
 
 def test_a_terse_one_value_fragment_and_a_not_b():
-    assert _texts(("u", "terraform 1.8. aws eu-west-1. pnpm not npm")) == ["Terraform 1.8.", "Pnpm not npm."]
+    assert _texts(("u", "terraform 1.8. aws eu-west-1. pnpm not npm")) == ["Terraform 1.8.", "Aws eu-west-1.", "Pnpm not npm."]
+    assert _texts(("u", "tf 1.9 for all infra")) == ["Tf 1.9 for all infra."]  # opens with the named version
     assert _texts(("u", "yes 100")) == [] and _texts(("u", "see 3.2")) == []  # no named thing, or a reference
     assert _texts(("u", "default ~/Documents/Quillpad")) == ["Default ~/Documents/Quillpad."]
 

@@ -64,7 +64,7 @@ def offered(body: str) -> tuple[str, set[str], set[str]] | None:
     """(the question, the first side's words, the second's) when the assistant's message ends by asking
     the user to choose ("Should history be paginated by offset or by cursor?")."""
     sents = sentences(body)
-    q = sents[-1] if sents else ""
+    q = next((s for s in reversed(sents[-2:]) if s.endswith("?")), "")  # a last remark may follow ("Raising would remove …")
     if not q.endswith("?") or _SELF_ASK.search(q) or not re.search(r"\sor\s", q, re.I):
         return None
     left, right = re.split(r"\s+or\s+", q.rstrip("?"), flags=re.I)[-2:]
@@ -138,3 +138,23 @@ def corrected(msg: Message, body: str, last: Candidate | None, said: list | None
                 return Candidate(text, last.kind, last.capture_kind, 0.7, msg.uuid, last.entity)
             return None
     return None
+
+
+_OK_THEN = re.compile(r"^\W*(?:ok(?:ay)?|done|got\s+it|sure|right|understood|noted|alright|agreed)\s*[:,—–-]\s*(?P<rest>\S.{19,})$", re.I | re.S)
+
+
+def restated(msg: Message, body: str, pick: Candidate) -> Candidate | None:
+    """The assistant's "OK: services now raise domain errors …" right after the user's bare pick ("the
+    second one"): the decision in words, kept in place of the pick when it shares its words and is no plan."""
+    first = next(iter(sentences(body)), "")
+    m = _OK_THEN.match(first)
+    rest = m.group("rest").strip() if m else ""
+    if not rest or rest.endswith("?") or _TENTATIVE.search(rest) or len(_content(rest) & _content(pick.text)) < 2:
+        return None
+    from .shapes import replaced_word
+
+    return Candidate(_finish(rest[:1].upper() + rest[1:]), "decision", "decision", 0.7, msg.uuid, pick.entity, replaced_word(rest))
+
+
+def _content(text: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z][a-z0-9_-]{3,}", text.lower()) if w not in _ASK_FILLER}

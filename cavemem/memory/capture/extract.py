@@ -34,7 +34,7 @@ _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})[^\n]*\n.*?^[ \t]*\1[ \t]*$", re.M | r
 _TAGS = re.compile(r"<(system-reminder|cavemem-context|thinking|private)\b[^>]*>.*?</\1\s*>", re.S | re.I)
 _REMEMBER = re.compile(r"<remember(?:\s[^>]*)?>(.*?)</remember\s*>", re.S | re.I)
 _SPLIT = re.compile(r"(?<=[.!;?])\s+(?=[A-Z`*\"'(])|(?<=[.!?])\s+(?=[a-z])|\n+")
-_BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
+_BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)]|>(?:\s*\*\*[\w .-]{1,30}\*\*:?)?)\s+")  # "> **sam** …": a pasted chat line
 _EXPLICIT = re.compile(r"^\s*(?:please\s+)?(?:remember\s*:|remember\s+(?:that\s+)?(?=\S)|note\s+to\s+self\s*:)\s*", re.I)
 
 # Classes of phrasing, not instances: a normative adverb or modal ("always", "never", "every X must"),
@@ -63,15 +63,20 @@ _PREF = re.compile(
     # "Polaris only"), an obligation ("mandatory", "required by law")
     r"\b(?:before|after)\s+(?:every|each|any)\s+[\w-]+|\b(?:only|exclusively)\s+(?:through|via|from|with|by)\s+[\w.-]+|"
     r"^[\w.+#-]+(?:\s+[\w.+#-]+){0,2}\s+only\s*(?:[,.;]|$)|\b(?:is|are)\s+(?:mandatory|compulsory|required\s+by)\b|"
-    r"we\s+use\s+[\w.-]+,\s+(?:never|not)\s+[\w.-]+|i\s+(?:don't|do\s+not)\s+want|we\s+(?:don't|do\s+not)\s+(?:use|want|allow))(?=\W|$)", re.I | re.M)
+    r"we\s+use\s+[\w.-]+,\s+(?:never|not)\s+[\w.-]+|\b(?:is|are)\s+(?:not\s+allowed|forbidden|banned|not\s+permitted)\b|"
+    r"\b(?:is|are)\s+for\s+[\w -]{2,30}\s+only\b|^no\s+[^\s,]+(?:\s+[^\s,]+){0,5},?\s+(?:ever|please|anywhere)\s*[.!]?$|"
+    r"\b(?:is|are)\s+(?:used|run|enabled|allowed|on)\s+only\s+(?:in|on|for)\s+\w+|i\s+(?:don't|do\s+not)\s+want|we\s+(?:don't|do\s+not)\s+(?:use|want|allow))(?=\W|$)", re.I | re.M)
 # After facts: a plain first-person statement of practice ("we use goose to apply them", "we support the
 # last 2 versions of safari") or a topic line ("errors: anyhow in the binary, thiserror in the library").
-_PRACTICE = re.compile(r"\b(?:we|i)\s+(?:use|support|target|ship|deploy|host|track|run|build|test|write|keep|store|follow|squash|tag|"
+_PRACTICE = re.compile(r"\b(?:we|i)\s+(?:(?:now|also|still|only)\s+){0,2}(?:use|support|ingest|collect|import|export|consume|publish|target|ship|deploy|host|track|run|build|test|write|keep|store|follow|squash|tag|"
                        r"version|apply|release|invoice|bill|sign|lint|format|review|merge|rebase|send|call|handle|generate|render|"
-                       r"process|schedule|sync|fetch|cache|serve|encrypt|hash|validate|monitor|back\s+up)\s+(?!it\b|this\b|that\b|them\b)\S+[^.?!]{6,}", re.I)
+                       r"process|schedule|sync|fetch|cache|serve|encrypt|hash|validate|monitor|back\s+up)\s+(?!it\b|this\b|that\b|them\b)\S+[^.?!]{6,}|"
+                       r"\b(?:we|i)\s+(?:are\s+|'re\s+|am\s+)?(?:using|hosting|running|deploying|targeting|shipping|storing|serving|sending)\s+"
+                       r"(?!it\b|this\b|that\b|them\b)\S+[^.?!]{6,}", re.I)
 _TOPIC = re.compile(r"^(?:for\s+)?(?P<topic>[a-z][\w .-]{1,24}?)\s*:\s+(?P<rest>\S.{7,})$", re.I)
 _NOT_TOPIC = re.compile(r"\b(?:error|warning|exception|traceback|fatal|info|debug|note|fyi|q|question|update|edit|ps|re|also|"
-                        r"todo|step|output|log|result|reason|answer|example|e\.g|i\.e|https?|update|problem|issue|bug|symptom|thing)$|error$", re.I)
+                        r"todo|step|output|log|result|reason|answer|example|e\.g|i\.e|https?|update|problem|issue|bug|symptom|thing|"
+                        r"yesterday|today|tomorrow|blockers?|wip|done|next)$|error$", re.I)
 _FROM_TO = re.compile(r"\b(?:switch|mov|migrat|swap|chang|replac|go)\w*\s+(?:[\w-]+\s+){0,3}?from\s+(?P<old>[\w.+-]+)\s+to\s+\S"
                       r"|\binstead\s+of\s+(?P<old2>[\w.+-]+)|\breplac(?:e|es|ed|ing)\s+(?P<old3>[\w.+-]+)\s+with\s+\S", re.I)
 _DVERB = (r"(?:go\s+(?:with|for)|use|adopt|switch\s+(?:over\s+)?to|move\s+(?:over\s+)?to|migrate\s+to|standardi[sz]e\s+on|"
@@ -88,6 +93,11 @@ _DECISION = re.compile(
     r"^(?!(?:ok|okay|fine|good|great|sounds|alright|right|cool|thanks|and|but|so|the|that|this|first|second|one)\b)[\w.+-]+(?:\s+[\w.+-]+){0,3}\s+then\s*[.!]?$|"
     # the present for the past, as many non-native writers put it: "we go with local queue", "we decide to move …"
     r"(?:we|i)\s+(?:now\s+)?(?:go\s+(?:with|for)|decide\s+(?:to|on)|choose|pick)\b|"
+    r"let'?s\s+(?:just\s+)?do\s+(?!it\b|this\b|that\b|so\b|the\s+same\b|some\b|a\b|an\b|one\b|both\b)[\w.+-]+|"
+    r"\b[\w.+-]+\s+(?:to|->|→)\s+[\w.+-]+\s+(?:move|migration|switch|swap|cutover)\s+is\s+(?:done|complete|finished|live)|"
+    r"(?:we|i)\s+(?:stop(?:ped)?|quit|leave|left|abandon(?:ed)?)\s+(?:with\s+|using\s+)?[\w.+-]+|"
+    r"(?:we|i)\s+(?:are\s+|'re\s+|am\s+)?(?:not\s+using\s+any\s?more|no\s+longer\s+using)\b|"
+    r"^[\w.+-]+(?:\s+[\w.+-]+){0,3}\s+instead\s+of\s+[\w.+-]+\s*[.!]?$|"
     # "storage it is", "so restic cronjobs it is": a pick said as a settled fact
     r"(?:^|[,;]\s*|\bso\s+|\bthen\s+)(?!(?:that|this|how|what|there|here|which|who|it|the\s+way)\b)[\w.+-]+(?:\s+[\w.+-]+){0,2}\s+it\s+is(?=\s*(?:[,;.!]|then\b|$))|"
     r"(?:we'?re|we\s+are|let'?s|we'?ll|we\s+will|we|i)\s+(?:now\s+)?(?:switch|mov|migrat|swap|replac)\w*\s+(?:[\w-]+\s+){0,3}?from\s+[\w.+-]+\s+to)(?=\W|$)", re.I)
@@ -129,7 +139,7 @@ _IP = re.compile(r"^(?P<subj>.{2,60}?)\s+" + _VERB + r"\b.{0,30}?\b(?P<val>(?:\d
 _TOOL = re.compile(r"^(?P<subj>.{2,40}?)\s+(?:is|are)\s+(?:tracked|stored|kept|logged|managed|hosted|handled|scheduled|monitored|"
                    r"orchestrated|built|deployed|released|tested|served|versioned)\s+(?:in|on|with|by|through|via)\s+(?P<val>[\w.@/-]{2,40})", re.I)
 _VERSION = re.compile(r"\b(?:we'?re\s+(?:on|using|running)|we\s+(?:are\s+on|use|run|target|pin)|(?:is|are)\s+pinned\s+to|upgraded\s+to|"
-                      r"bumped\s+to|moved\s+to|requires|version\s+is|standardi[sz]ed\s+on|(?:is|are)\s+on|runs?|running|uses|using)\s+"
+                      r"bumped\s+to|moved\s+to|requires|version\s+is|standardi[sz]ed\s+on|(?:is|are)\s+on|is|are|runs?|running|uses|using)\s+"
                       r"(?P<subj>[A-Za-z][\w.+-]{1,24})\s+v?(?P<val>\d+(?:\.\d+){1,2})\b", re.I)
 _VERSION_ON = re.compile(r"\b(?:we'?re\s+(?:on|using|running)|we\s+(?:are\s+on|use|run)|upgraded\s+to|bumped\s+to)\s+"
                          r"(?P<subj>[A-Za-z][\w.+-]{1,24})\s+v?(?P<val>\d+(?:\.\d+){0,2})\b", re.I)
@@ -138,8 +148,16 @@ _VERSION_PROJ = re.compile(r"\b(?P<subj>[A-Za-z][\w.+-]{1,24})\s+v?(?P<val>\d+(?
 _SETTING = re.compile(r"^(?P<subj>[a-z][\w .-]{1,40}?)\s+(?:is|are|uses|is\s+set\s+to|defaults\s+to)\s+`?(?P<val>[A-Z][A-Z0-9]*_[A-Z0-9_]+|"
                       r"[a-z][\w-]*(?:\.[\w-]+){2,})`?(?=\W|$)", re.I)
 _SETTING_MOVED = re.compile(r"\b(?:moved|switched|changed|set|bumped)\s+(?P<subj>[a-z][\w -]{1,30}?)\s+to\s+`?(?P<val>[A-Z][A-Z0-9]*_[A-Z0-9_]+)`?(?=\W|$)")
+# "the deploy branch is main only", "Deploy branch is release from now": which branch does a job
+_BRANCH = re.compile(r"^(?P<subj>(?:the\s+|our\s+)?[\w-]+(?:\s+[\w-]+)?\s+branch)\s+(?:is|=|:)\s+(?:now\s+)?`?(?P<val>[\w./-]+)", re.I)
 # a one-off date: "the cutover is scheduled for Tuesday 2026-12-15 at 05:00 UTC"
 _WHEN = re.compile(r"^(?P<subj>.{2,40}?)\s+(?:is|are)\s+(?:scheduled|planned|set|due|booked)\s+(?:for|on|at)\s+(?P<val>.{4,60})$", re.I)
+_VERSION_IS = re.compile(r"^(?:the\s+|our\s+)?[\w-]+(?:\s+[\w-]+)?\s+(?:is|are)\s+(?P<subj>[A-Z][\w.+-]{1,24})\s+v?(?P<val>\d{1,3}(?:\.\d+){0,2})\b"
+                         r"(?!\s*(?:%|ms|s\b|min|minutes|hours|days|weeks|gb|mb|kb|files|rows|items|tests|users|nodes))")
+# "our product manager is Burak", "now Elif is our product manager": who holds a role
+_ROLES = r"(?:(?:product|project|engineering|tech|team|release|qa)\s+)?(?:manager|lead|owner|pm|cto|ceo|designer|maintainer|reviewer|admin)"
+_ROLE = re.compile(r"\b(?:our|the)\s+(?:new\s+)?(?P<subj>" + _ROLES + r")\s+is\s+(?:now\s+)?(?P<val>(?-i:[A-Z][a-z]+))\b", re.I)
+_ROLE_OF = re.compile(r"\b(?P<val>(?-i:[A-Z][a-z]+))\s+is\s+(?:now\s+)?(?:our|the)\s+(?:new\s+)?(?P<subj>" + _ROLES + r")\b", re.I)
 _VERSION_MIN = re.compile(r"\b(?:targets?|targeting|minimum(?:\s+is)?|min\.?|require|requires)\s+(?:is\s+)?(?P<subj>[A-Za-z][\w.+-]{1,24})\s+v?(?P<val>\d+(?:\.\d+){0,2})\b", re.I)
 _VERSION3 = re.compile(r"\b(?P<subj>[A-Za-z][\w.+-]{1,24})\s+version\b[^.?!\d]{0,30}?\bv?(?P<val>\d+(?:\.\d+){1,2})\b", re.I)
 _VERSION_IN = re.compile(r"\b(?:in|with|on)\s+(?P<subj>[A-Z][\w.+-]{1,24})\s+v?(?P<val>\d{1,2}(?:\.\d+){0,2})\b"
@@ -174,17 +192,20 @@ _LAUGH = re.compile(r"\b(?:lol|lmao|haha\w*|rofl|xd)\W*$", re.I)  # "… its cal
 
 
 def sentences(text: str) -> list[str]:
-    """Sentences of ``text``; a lower-case piece after a full sentence continues it ("… main
-    branch. no kubectl apply by hand"), after a one-to-three-word interjection ("ugh safari.") it
-    starts anew."""
+    """Sentences of ``text``; a lower-case piece after a full sentence on the same line continues it
+    ("… main branch. no kubectl apply by hand"), after a one-to-three-word interjection ("ugh
+    safari.") or on a line of its own it starts anew."""
     pieces: list[str] = []
-    for part in _SPLIT.split(text):
-        part = _BULLET.sub("", part).strip().strip("*").strip()
-        if (part and part[0].islower() and pieces and len(pieces[-1].split()) > 3 and pieces[-1][-1:] in ".!"
-                and not _OPENER.match(part) and not _LAUGH.search(pieces[-1])):
-            pieces[-1] += " " + part
-        elif part:
-            pieces.append(part)
+    for line in text.splitlines():  # a line is never continued by the next: terse writers put one fact per line
+        first = True
+        for part in _SPLIT.split(line):
+            part = _BULLET.sub("", part).strip().strip("*").strip()
+            if (part and not first and part[0].islower() and pieces and len(pieces[-1].split()) > 3 and pieces[-1][-1:] in ".!"
+                    and not _OPENER.match(part) and not _LAUGH.search(pieces[-1])):
+                pieces[-1] += " " + part
+            elif part:
+                pieces.append(part)
+                first = False
     return [p for p in pieces if 12 <= len(p) <= MAX_SENTENCE]
 
 
@@ -212,12 +233,12 @@ def fact_of(sentence: str) -> tuple[str, str] | None:
         return None
     flat = _CONTRACTION.sub(lambda m: m.group(1) + " is", sentence.replace("`", ""))
     for attr, rx in (("port", _PORT), ("port", _PORT_BARE), ("host", _HOST), ("host", _IP), ("path", _PATH), ("tool", _TOOL),
-                     ("setting", _SETTING), ("setting", _SETTING_MOVED), ("when", _WHEN)):
+                     ("setting", _SETTING), ("setting", _SETTING_MOVED), ("when", _WHEN), ("branch", _BRANCH), ("role", _ROLE), ("role", _ROLE_OF)):
         m = rx.search(flat)
         subj = _fact_subject(m.group("subj")) if m else ""
         if m and (subj or attr == "port"):
             return f"{attr}:{subj or 'main'}", m.group("val")  # an unnamed service is the project's own
-    for rx in (_VERSION, _VERSION3, _VERSION_PROJ, _VERSION2, _VERSION_ON, _VERSION_IN, _VERSION_MIN):
+    for rx in (_VERSION, _VERSION3, _VERSION_PROJ, _VERSION2, _VERSION_ON, _VERSION_IN, _VERSION_MIN, _VERSION_IS):
         m = rx.search(flat)
         if m and m.group("subj").lower() not in _STOP and not m.group("subj")[0].isdigit():
             return f"version:{m.group('subj').lower()}", m.group("val")
@@ -232,7 +253,7 @@ def fact_of(sentence: str) -> tuple[str, str] | None:
 def schedule_of(sentence: str) -> tuple[str, str] | None:
     """("schedule:<what>", "<when>") for "we invoice on the 1st of every month at 06:00 UTC"."""
     rec = _RECUR.search(sentence)
-    if rec is None or not (_AT_TIME.search(sentence[rec.end():]) or _AT_TIME.search(sentence[:rec.start()])):
+    if rec is None or not (_AT_TIME.search(sentence[rec.end():]) or _AT_TIME.search(sentence[:rec.start()]) or _WEEKDAY.search(rec.group(0))):
         return None
     what = _subject(re.split(r"\b(?:on|at|every|each|runs?|happens?|goes|go|is|are)\b", sentence[:rec.start()], maxsplit=1, flags=re.I)[0]
                     or sentence[:rec.start()]) or _subject(re.split(r"\b(?:is|are|at|on)\b", sentence[rec.end():], maxsplit=1)[0])
@@ -240,8 +261,11 @@ def schedule_of(sentence: str) -> tuple[str, str] | None:
     return (f"schedule:{what}", when) if what else None
 
 
+_WEEKDAY = re.compile(r"(?:mon|tue|wed|thu|fri|sat|sun)\w*day", re.I)
 _FOR = re.compile(r"\bfor\s+(?:the\s+|our\s+)?(?P<scope>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s*(?=[,.;]|$)", re.I)
-_LEAD = re.compile(r"^\W*(?:(?:quick\s+one|heads\s+up|yep|yup|good\s+(?:morning|afternoon|evening)|morning|hello|lol|lmao|haha|fyi|btw|also|and|so|ok|okay|yeah|yes|hmm|well|oh|yo|hey|hi|nice|cool|great|"
+_LEAD = re.compile(r"^\W*(?:(?:(?:kindly|please|just)\s+note(?:\s+that)?|note\s+that|just\s+so\s+you\s+know|"
+                   r"(?:small|some|a\s+few|few|two|three|big|quick)\s+(?:changes|updates|things|news|additions?)(?:\s+to\s+[\w\s]{2,20}?)?(?=\s*:)|"
+                   r"quick\s+one|heads\s+up|yep|yup|good\s+(?:morning|afternoon|evening)|morning|hello|lol|lmao|haha|fyi|btw|also|and|so|ok|okay|yeah|yes|hmm|well|oh|yo|hey|hi|nice|cool|great|"
                    r"perfect|ugh|actually)\b\W*)+", re.I)
 _ASK = re.compile(r"^(?:can|could|would)\s+you\s+(?:please\s+)?(?:check|look\s+(?:at|into)|see|find\s+out|figure\s+out)\s+(?:why\s+)?", re.I)
 _CLAUSE = re.compile(r"\s*(?:;|,\s*and\s+|\s+and\s+(?=(?:we|the|our|its?|staging|prod\w*|processed|raw)\b)|,\s*so\s+|,\s*(?=the\s))\s*", re.I)
@@ -304,7 +328,7 @@ def from_user(msg: Message, body: str, options: dict[str, str] | None = None) ->
 
     items = shapes.listed(body)
     for raw in sentences(body):
-        if raw.endswith("?") or _CREDENTIAL.search(raw):
+        if raw.endswith(("?", ":")) or _CREDENTIAL.search(raw):  # "We ingest three sources:" heads a list
             continue
         s = shapes.without_task_tail(strip_lead(raw))
         if _DECISION.search(s):
@@ -312,8 +336,10 @@ def from_user(msg: Message, body: str, options: dict[str, str] | None = None) ->
         elif _PREF.search(s):
             out.append(Candidate(_finish(s), "preference", "preference", 0.8, msg.uuid))
         else:
-            found = [c for clause in _CLAUSE.split(s) for c in (facts_in(msg, clause, 0.7) or _practice(msg, strip_lead(clause)))]
-            out.extend(found or _practice(msg, s) or shapes.by_values(msg, s) or statement(msg, s) or shapes.list_item(msg, raw, s, items))
+            found = shapes.with_modifiers(s, [(clause, facts_in(msg, clause, 0.7) or _practice(msg, strip_lead(clause)))
+                                              for clause in _CLAUSE.split(s)])
+            out.extend(found or _practice(msg, s) or shapes.by_values(msg, s) or statement(msg, s) or shapes.list_item(msg, raw, s, items)
+                       or shapes.tool_clauses(msg, s))
     return out
 
 
@@ -455,7 +481,7 @@ def extract(messages: list[Message], last_symptom: str | None = None) -> list[Ca
     options: dict[str, str] = {}
     asked, pending = False, []  # the user's last message was a question; assistant facts awaiting a "yes"
     fact_asked = False
-    question, last_fact, problem, offer = None, None, None, None  # offer: the choice the assistant asked the user to make
+    question, last_fact, problem, offer, pick = None, None, None, None, None  # offer: the choice the assistant asked the user to make
     for msg in messages:
         if not msg.text.strip():
             continue
@@ -470,8 +496,9 @@ def extract(messages: list[Message], last_symptom: str | None = None) -> list[Ca
             pending = []
             problem = next(iter(sentences(body)), None)
             said = from_user(msg, body, options)
-            extra = dialogue.corrected(msg, body, last_fact, said) or (None if said else dialogue.question_pick(msg, body, question)
-                                                                        or dialogue.answer_pick(msg, body, offer))
+            fixed = dialogue.corrected(msg, body, last_fact, said)
+            pick = None if fixed or said else dialogue.question_pick(msg, body, question) or dialogue.answer_pick(msg, body, offer)
+            extra = fixed or pick
             offer = offer if dialogue.asks_back(body) else None  # "which one would you pick?" keeps it open
             said = [c for c in said if c.entity or c.kind != "fact"] if extra and extra.kind == "fact" else said  # no loose copy
             out.extend(said + ([extra] if extra else []))
@@ -483,6 +510,10 @@ def extract(messages: list[Message], last_symptom: str | None = None) -> list[Ca
         elif msg.type == "assistant":
             options = options_of(body) or options
             offer = dialogue.offered(body) or offer
+            again = dialogue.restated(msg, body, pick) if pick is not None else None
+            if again:  # "OK: services now raise domain errors …" says what "the second one" picked
+                out[out.index(pick)] = again
+            pick = None
             found = from_assistant(msg, body, symptom or problem)  # a diagnosis answers the user's last message
             if any(c.capture_kind == "bugfix" for c in found):
                 symptom = None

@@ -102,6 +102,11 @@ def same_value(old_text: str, new_text: str) -> bool:
     return a is not None and b is not None and a == b
 
 
+def refines(old_text: str, new_text: str) -> bool:
+    a, b = extract.fact_of(old_text), extract.fact_of(new_text)
+    return a is not None and b is not None and a[0] == b[0] and b[1].startswith(a[1] + ".")
+
+
 def store_candidate(memory, cand: extract.Candidate, project: str, session: str, at: str | None = None) -> dict | None:
     """Remember one candidate (a changed fact supersedes the older one); None when refused."""
     old = current_by_entity(memory, project, cand.entity) if cand.entity else None
@@ -112,6 +117,8 @@ def store_candidate(memory, cand: extract.Candidate, project: str, session: str,
     if old is not None and cand.capture_kind == "fact" and same_value(old.text, cand.text):
         cand = replace(cand, text=old.text)  # a restatement of the current value: seen again, not an update
         old = None
+    if old is not None and cand.capture_kind == "fact" and refines(old.text, cand.text):
+        old = None  # "GCC 13" then "configured with GCC 13.2": the same version said more exactly, both stay
     try:
         if old is not None and old.text != cand.text:
             rec = memory.supersede(old.id, cand.text)

@@ -38,11 +38,14 @@ _NOT_NAMED = re.compile(r"^\W*(?:yes|no|ok|okay|see|step|page|line|chapter|secti
 
 
 def one_value(msg: Message, sentence: str) -> list[Candidate]:
-    """"terraform 1.8." / "default ~/Documents/Quillpad": a fragment of at most four words, no verb, that
-    names one dotted version, path or host — the terse writer's whole statement."""
+    """"terraform 1.8." / "default ~/Documents/Quillpad" / "tf 1.9 for all infra": a fragment of at most four
+    words (six when it opens with the named version), no verb, that names one dotted version, path, host or
+    cloud region — the terse writer's whole statement."""
     vals = slots.values(sentence)
-    named = any(k.startswith("version:") and any("." in v for v in vs) for k, vs in vals.items()) or "path" in vals or "host" in vals
-    if (not named or len(sentence.split()) > 4 or _VERB_WORD.search(sentence) or _NOT_NAMED.match(sentence)
+    dotted = [k for k, vs in vals.items() if k.startswith("version:") and any("." in v for v in vs)]
+    named = dotted or "path" in vals or "host" in vals or "region" in vals
+    opens = bool(dotted) and sentence.lower().startswith(dotted[0].split(":", 1)[1] + " ")
+    if (not named or len(sentence.split()) > (6 if opens else 4) or _VERB_WORD.search(sentence) or _NOT_NAMED.match(sentence)
             or _CHATTER.match(sentence) or _CREDENTIAL.search(sentence) or sentence.rstrip().endswith("?")):
         return []
     return [Candidate(_finish(sentence), "fact", "fact", 0.55, msg.uuid)]
@@ -54,7 +57,7 @@ def stack_line(msg: Message, sentence: str) -> list[Candidate]:
     if len(parts) == 1:
         return one_value(msg, sentence)
     if (len(sentence.split()) > 16 or any(len(p.split()) > 4 for p in parts) or _VERB_WORD.search(sentence)
-            or not any(k.startswith("version:") for k in slots.values(sentence))):
+            or not any(k.startswith("version:") or k == "region" for k in slots.values(sentence))):
         return []
     return [Candidate(_finish(sentence), "fact", "fact", 0.6, msg.uuid)]
 
@@ -62,15 +65,18 @@ def stack_line(msg: Message, sentence: str) -> list[Candidate]:
 def changed_value(msg: Message, sentence: str) -> list[Candidate]:
     """"we bumped min iOS to 17 for the new observation APIs": a value said to have changed."""
     vals = slots.values(sentence)
-    if (not vals or not slots._CHANGE.search(sentence) or len(sentence.split()) < 4 or _TASK.search(sentence)
+    if (not vals or not slots._CHANGE.search(sentence) or len(sentence.split()) < 4 or (_TASK.search(sentence) and not _I_CHANGED.match(sentence))
             or _CHATTER.match(sentence) or _SYMPTOM.search(sentence) or _CREDENTIAL.search(sentence)):
         return []
     return [Candidate(_finish(sentence), "fact", "fact", 0.65, msg.uuid)]
 
 
+_I_CHANGED = re.compile(r"^i\s+(?:upgraded|bumped|moved|switched|changed|migrated|raised|lowered|increased|decreased|renamed|replaced)\b", re.I)
+
+
 # "Error tracking is Sentry.", "Tests run with jest.", "The worker service is called ingestd.": which tool or name
 _TOOL_LINE = re.compile(r"^(?:the\s+|our\s+)?[\w-]+(?:\s+[\w-]+){0,2}\s+(?:(?:is|are)\s+(?:called|named)\s+\S+|"
-                        r"(?:runs?|go(?:es)?\s+out|(?:is|are)\s+(?:done|built|deployed|tested|handled|sent))\s+(?:with|via|through|using)\s+"
+                        r"(?:runs?\s+on|(?:runs?|go(?:es)?\s+out|(?:is|are)\s+(?:done|built|deployed|tested|handled|sent))\s+(?:with|via|through|using))\s+"
                         r"(?:a\s+|an\s+|the\s+)?[\w.+-]+|(?:is|are)\s+(?-i:[A-Z][\w.+-]+))\W*$", re.I)
 
 
@@ -86,9 +92,36 @@ def by_values(msg: Message, sentence: str) -> list[Candidate]:
     return stack_line(msg, sentence) or changed_value(msg, sentence) or tool_line(msg, sentence)
 
 
+_COMMA = re.compile(r",\s*(?:and\s+)?")
+_PRONOUN = re.compile(r"\b(?:we|i|you|they|he|she|it)\b", re.I)
+
+
+def with_modifiers(sentence: str, read: list[tuple[str, list[Candidate]]]) -> list[Candidate]:
+    """The candidates read clause by clause; when one clause alone said something and the others are
+    short verbless modifiers of it ("we use Twilio SMS, the day before at 18:00"), the whole sentence."""
+    found = [c for _, cands in read for c in cands]
+    rest = [clause for clause, cands in read[1:] if not cands]  # after the first clause: a lead-in ("Oya, …") is no modifier
+    if len(found) != 1 or not read[0][1] or not rest or any(len(c.split()) > 6 or _VERB_WORD.search(c) or _PRONOUN.search(c) for c in rest):
+        return found
+    return [replace(found[0], text=_finish(sentence))]
+
+
+def tool_clauses(msg: Message, sentence: str) -> list[Candidate]:
+    """A tool line per clause of a sentence no other rule read ("The orchestrator is Dagster, the warehouse is
+    Snowflake, and …"); the whole sentence when the other clauses go on about it ("…is Burak, he approves …")."""
+    parts = _COMMA.split(sentence)
+    found = [c for part in parts if len(parts) > 1 for c in tool_line(msg, part[:1].upper() + part[1:])]
+    if len(found) == 1 and all(tool_line(msg, p) or _GOES_ON.match(p) for p in parts):
+        return [replace(found[0], text=_finish(sentence))]
+    return found
+
+
+_GOES_ON = re.compile(r"(?:he|she|they|it)\s+\w+", re.I)
+
+
 # a list of what happened ("Results so far:", "Errors:", "TODO:") is no spec of the project
 _LOG_HEADER = re.compile(r"\b(?:results?|so\s+far|status|progress|output|logs?|errors?|warnings?|traces?|todo|tasks?|questions?|"
-                         r"steps?|issues?|problems?|failures?|changes|changelog|done|next)\b", re.I)
+                         r"steps?|issues?|problems?|failures?|changes|changelog|done|next|standup|stand-up|recap|agenda|retro)\b", re.I)
 
 
 def listed(body: str) -> list[str]:
@@ -97,13 +130,14 @@ def listed(body: str) -> list[str]:
     header. Terse writers state a project's setup this way, without the verbs the sentence rules need."""
     items, header = [], ""
     for line in body.splitlines():
-        if _BULLET.match(line):
+        if _BULLET.match(line) or _KEY_VALUE.match(line):
             items.append(_BULLET.sub("", line).strip().strip("*").strip())
         elif line.strip() and not items:
             header = line
     return items if len(items) >= 2 and not _LOG_HEADER.search(header) else []
 
 
+_KEY_VALUE = re.compile(r"^\s*[a-z][\w -]{1,20}:\s+\S[^:]{0,60}$", re.I)  # "cache: redis 7"
 _DEICTIC = re.compile(r"\b(?:those|these|them|this|that|it)\b", re.I)  # "keep those features": about the turn, not the project
 
 
@@ -119,7 +153,7 @@ def list_item(msg: Message, raw: str, sentence: str, items: list[str]) -> list[C
 # how people feel about the project, and the moment's status, are no memory: "marketing is unhappy", "the support folks
 # keep moaning", "a build chain from hell", "lol"
 _GRUMBLE = re.compile(r"\b(?:moan\w*|grumbl\w*|whin(?:e|es|ing)|complain\w*|(?:un)?happy|annoy\w*|frustrat\w*|upset|angry|"
-                      r"from\s+hell|nightmare|lol|lmao|haha+|rofl|all\s+green|fingers\s+crossed|forced\s+our\s+hand|won\s+(?:that|the)\s+argument|[a-z]*(?:o{3,}|h{3,}|e{3,}|s{3,})[a-z]*)\b", re.I)  # "sooo", "ohhh"
+                      r"from\s+hell|nightmare|scared|worried|(?:zero|no)\s+drama|painful|lol|lmao|haha+|rofl|all\s+green|fingers\s+crossed|forced\s+our\s+hand|won\s+(?:that|the)\s+argument|[a-z]*(?:o{3,}|h{3,}|e{3,}|s{3,})[a-z]*)\b", re.I)  # "sooo", "ohhh"
 # a choice still open ("we must choose how terminals talk to the API") is not yet a decision or a fact
 _UNDECIDED = re.compile(r"\b(?:we|i)\s+(?:must|need\s+to|have\s+to|should|want\s+to|gotta)\s+(?:choose|decide|pick|figure\s+out|"
                         r"think\s+about|work\s+out)\b", re.I)
@@ -140,6 +174,7 @@ def durable(cand: Candidate) -> Candidate | None:
         return None
     if cand.replaces is None and cand.capture_kind in ("fact", "preference"):
         cand = replace(cand, replaces=replaced_word(cand.text))  # "we use pnpm now, npm was too slow"
+    cand = _without_reason(cand)
     if not _GRUMBLE.search(cand.text):
         return cand
     keep = [p.rstrip(".!") for p in _GRUMBLE_PARTS.split(cand.text.rstrip(".!")) if p.strip() and not _GRUMBLE.search(p)
@@ -150,11 +185,29 @@ def durable(cand: Candidate) -> Candidate | None:
     return replace(cand, text=_finish(text[:1].upper() + text[1:]))
 
 
+# a reason glued to what is true ("… because netlify's bandwidth pricing scared me", ", retina screens looked crunchy otherwise"):
+# the memory keeps the fact, its source message keeps the why
+_REASON = re.compile(r"(?:,\s*|\s+)(?:because|cause|cuz|coz|bc)\s+\S.*$|,\s*(?:[^,]{3,60}\s+)?(?:otherwise|anyway)\W*$|"
+                     r",\s*(?:it|that|this)(?:\s+is|'s|\s+was)\s+(?:much\s+|way\s+|a\s+lot\s+)?(?:cheaper|faster|easier|simpler|better|nicer|"
+                     r"safer|smaller|lighter|more\s+\w+|less\s+\w+)\b.*$|,\s*(?:the\s+)?[\w.+-]+\s+(?:was|were)\s+too\s+\w+\W*$", re.I)
+
+
+def _without_reason(cand: Candidate) -> Candidate:
+    """``cand`` without a trailing reason that names nothing specific (one that does, "because everybody
+    pays with iDEAL", is a fact of its own and stays)."""
+    m = _REASON.search(cand.text.rstrip(".!"))
+    head = cand.text[: m.start()].rstrip(" ,;") if m and not _SPECIFIC.search(m.group(0)) else ""
+    return replace(cand, text=_finish(head)) if len(head.split()) >= 3 else cand
+
+
 # what a statement says is gone: "renamed master to main", "we dropped Redis", "npm was too slow", "no more jest"
 _GONE = re.compile(r"\brenam\w*\s+(?:the\s+)?(?P<a>[\w.+-]+)\s+(?:to|as)\s+\S|"
                    r"\b(?:dropped|ditched|retired|removed|killed|got\s+rid\s+of|moved\s+(?:off|away\s+from)|got\s+off)\s+(?:the\s+|our\s+)?(?P<b>[\w.+-]+)|"
-                   r"\bno\s+more\s+(?P<c>[\w.+-]+)|\bnot\s+(?P<d>[\w.+-]+)\s+any\s?more\b|"
-                   r"(?:^|[,;]\s*|\bsince\s+|\bbecause\s+|\bbc\s+)(?:the\s+|our\s+)?(?P<e>[\w.+-]+)\s+(?:was|is|were|got)\s+"
+                   r"\bno\s+more\s+(?P<c>[\w.+-]+)|\b(?:stop(?:ped)?|quit)\s+(?:with|using)\s+(?:the\s+|our\s+)?(?P<f>[\w.+-]+)|"
+                   r"\bnot\s+using\s+any\s?more\s+(?P<h>[\w.+-]+)|\b(?:we|i)\s+(?:leave|left|abandon(?:ed)?)\s+(?:the\s+|our\s+)?(?P<i>[\w.+-]+)|"
+                   r"\b(?P<j>(?-i:[A-Z][a-z]+))\s+left\s+(?:the\s+)?(?:company|team|project)\b|"
+                   r"\b(?P<g>[\w.+-]+)\s+(?:to|->|→)\s+[\w.+-]+\s+(?:move|migration|switch|swap|cutover)\b|\bnot\s+(?!using\b)(?P<d>[\w.+-]+)\s+any\s?more\b|"
+                   r"(?:^|[,;]\s*|\bsince\s+|\bbecause\s+|\bbc\s+)(?:the\s+|our\s+)?(?P<e>[\w.+-]+)(?:\s+(?:wrapper|layer|setup|thing|service|stuff))?\s+(?:was|is|were|got)\s+"
                    r"(?:too\s+\w+|gone|dead|deprecated|retired|removed)\b", re.I)
 _NOT_OLD = {"the", "a", "an", "it", "this", "that", "we", "our", "my", "them", "all", "everything", "one", "old", "thing", "stuff",
             "support", "i", "you", "he", "she", "they", "there", "here", "which", "what"}

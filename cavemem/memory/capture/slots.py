@@ -28,17 +28,29 @@ _SCOPES = {"prod": "prod", "production": "prod", "prd": "prod", "live": "prod", 
            "sandbox": "sandbox", "beta": "beta", "canary": "canary", "demo": "demo"}
 _CHANGE = re.compile(r"\b(?:now|new|moved?|moving|changed?|changing|switch(?:ed|ing)?|bump(?:ed|ing)?|upgrad(?:ed|ing|e)|"
                      r"downgrad(?:ed|ing|e)|updated?|migrated?|instead|no\s+longer|any\s?more|from\s+\S+\s+to|shift(?:ed)?|"
-                     r"raised?|lowered?|increased?|decreased?|went|renamed?|replaced?|go(?:es)?\s+(?:up\s+|down\s+)?to)\b", re.I)
+                     r"raised?|lowered?|increased?|decreased?|went|renamed?|replaced?|dropp(?:ed|ing)|go(?:es)?\s+(?:up\s+|down\s+)?to)\b|"
+                     r"\S\s*(?:->|→|=>)\s*\S|,\s*not\s+\S", re.I)  # "8080 -> 10000", "5 attempts, not 3"
 _TIME = re.compile(r"\b(?:[01]?\d|2[0-3]):[0-5]\d\b")
 _HOST = re.compile(r"\b(?:[a-z][a-z0-9+]*://)?(?P<v>[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|io|org|dev|app|internal|local|lan|"
                    r"cloud|corp|svc|cluster\.local))\b|\b(?P<ip>(?:\d{1,3}\.){3}\d{1,3})\b", re.I)
 _PATH = re.compile(r"(?<![\w.])(?:[a-z][a-z0-9+]*://[\w.@/-]+|~?/[\w.@-]+(?:/[\w.@-]+)+/?)", re.I)
 _PORT = re.compile(r"\bport\s+:?(?P<a>\d{2,5})\b|(?<![\w.:])\:(?P<b>\d{2,5})\b|\b(?:listens?|listening|serves?|binds?)\s+(?:on|to)\s+:?"
-                   r"(?P<c>\d{2,5})\b|\bport\b[^.;,]{0,20}?\bto\s+:?(?P<d>\d{2,5})\b", re.I)
-_QTY = re.compile(r"\b(?P<v>\d+(?:[.,]\d+)?)\s?(?P<u>[kmg]?hz|[kmgt]i?b|ms|kbps|mbps|fps|rpm|baud|"
-                  r"yen|jpy|eur|euros?|usd|dollars?|gbp|kes|inr|rupees?|baht|vnd|brl|reais|pln|chf|sek|nok|dkk)\b", re.I)  # amounts too
+                   r"(?P<c>\d{2,5})\b|\bport\b[^.;,]{0,20}?(?:\bto|->|→)\s+:?(?P<d>\d{2,5})\b", re.I)
+_PORT_ARROW = re.compile(r"\bport\b[^.;,\d]{0,20}?(?P<a>\d{2,5})\s*(?:->|→|=>)\s*(?P<b>\d{2,5})\b", re.I)  # "port changed: 8080 -> 10000"
+_QTY = re.compile(r"\b(?P<v>\d+(?:[.,]\d+)?)\s?(?P<u>[kmg]?hz|[kmgt]i?b|ms|kbps|mbps|fps|rpm|baud|px|km|mi|miles|kg|"
+                  r"yen|jpy|eur|euros?|usd|dollars?|gbp|kes|inr|rupees?|baht|vnd|brl|reais|pln|chf|sek|nok|dkk|"
+                  r"attempts|retries|tries|replicas|workers|threads|shards|partitions|instances|pods|dynos)\b", re.I)  # amounts and counts too
 # durations ("horizon 8 weeks", "retention 30 days"), the unit made singular so "1 week" and "2 weeks" are one type
-_DURATION = re.compile(r"\b(?P<v>\d+(?:[.,]\d+)?)\s?(?P<u>week|day|hour|month|minute|year)s?\b", re.I)
+_DURATION = re.compile(r"\b(?P<v>\d+(?:[.,]\d+)?)\s?(?P<u>week|day|hour|month|minute|year)s?\b|"
+                       r"\b(?P<v2>\d+)(?P<u2>[dhwy]|mo|min)\b", re.I)  # "15d local, 400d in thanos": the unit abbreviated
+_MINUTES = {"minute": 1, "hour": 60, "day": 1440, "week": 10080, "month": 43200, "year": 525600}
+_UNIT = {"d": "day", "h": "hour", "w": "week", "y": "year", "mo": "month", "min": "minute"}
+# a cloud region ("aws eu-west-1", "us-central1", "europe-west4"): one value a project moves between
+_REGION = re.compile(r"\b(?:(?:us|eu|ap|sa|ca|me|af|il|cn)-(?:gov-)?(?:north|south|east|west|central|northeast|southeast|northwest|"
+                     r"southwest)-\d|(?:us|europe|asia|australia|northamerica|southamerica|me|africa)-(?:north|south|east|west|central|"
+                     r"northeast|southeast|northwest|southwest)\d)\b", re.I)
+_WEEKDAY = re.compile(r"\b(?P<v>mon|tues|wednes|thurs|fri|satur|sun)days?\b", re.I)
+_CHANNEL = re.compile(r"(?<![\w&#])#[a-z][\w-]{1,40}\b", re.I)  # a chat channel: "#pc-alerts"
 # a rate ("100 requests per minute", "50 req/s")
 _RATE = re.compile(r"\b(?P<v>\d+(?:[.,]\d+)?)\s?(?:requests?|reqs?|calls|messages|msgs|events|jobs)\s*(?:/|per\s+)"
                    r"(?P<u>s|sec|second|min|minute|h|hour|day)\b", re.I)
@@ -47,11 +59,14 @@ _SIZE = re.compile(r"\b(?:[a-z]+\.)?[a-z]{1,3}\d+[a-z]*\.(?:nano|micro|small|med
 # "Quarkus we upgrade now to 3.15", "postgres got bumped to 16.4": the named thing before the change verb
 _VERSION_TO = re.compile(r"\b(?P<name>[a-z][\w+#-]{1,24})\s+(?:(?:we|i|is|was|has|have|been|got|gets|now|just|finally|also)\s+){0,3}"
                          r"(?:upgrad|bump|mov|updat|migrat|went|go)\w*\s+(?:now\s+)?to\s+v?(?P<v>\d{1,3}\.\d+(?:\.\d+)?)\b", re.I)
+# "MySQL upgrade is done, 8.4 now": the version after the news that the named thing's upgrade is done
+_VERSION_DONE = re.compile(r"\b(?P<name>[a-z][\w+#-]{1,24})\s+(?:upgrade|bump|migration)\s+(?:is\s+|was\s+)?(?:done|complete|finished)"
+                           r"\W+(?:(?:now|we'?re|we\s+are|on|at)\s+){0,2}v?(?P<v>\d{1,3}\.\d+(?:\.\d+)?)\b", re.I)
 _CONST = re.compile(r"\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b")
 _BIGNUM = re.compile(r"(?<![\w.:/-])\d{4,7}(?![\w.:/-])")
 # "python 3.11", "iOS to 17", "node 20", "Airflow 2.10", "go 1.22"; the named thing before the number
-_VERSION = re.compile(r"\b(?P<name>[a-z][\w+#-]{1,24}?)(?:\s+(?:to|version|at|is|v))?\s+v?(?P<v>\d{1,3}(?:\.\d+){0,2})\b"
-                      r"(?!\s*(?:%|ms|s\b|sec|min|minutes|hours?|days?|weeks?|months?|years?|times|x\b|gb|mb|kb|files|rows|items|"
+_VERSION = re.compile(r"\b(?P<name>[a-z][\w+#-]{1,24}?)(?:\s+(?:to|version|at|is|are|v))?\s+v?(?P<v>\d{1,3}(?:\.\d+){0,2})\b"
+                      r"(?!\s*(?:%|ms|s\b|sec|min|minutes|hours?|days?|weeks?|months?|years?|times|x\b|gb|mb|kb|px|km|kg|mi\b|files|rows|items|"
                       r"tests|users|nodes|workers|degrees?|passed|failed|lines|mails?|requests|retries|tries|bytes|[kmg]?hz|"
                       r"[:.]\d|/))", re.I)
 _NOT_NAME = {"the", "a", "an", "to", "at", "on", "in", "of", "for", "is", "are", "was", "be", "and", "or", "by", "with", "from",
@@ -109,15 +124,25 @@ def values(text: str) -> dict[str, frozenset[str]]:
         add("path", m.group(0))
     for m in _PORT.finditer(flat):
         add("port", next(g for g in m.groups() if g))
+    for m in _PORT_ARROW.finditer(flat):
+        add("port", m.group("a"))
+        add("port", m.group("b"))
     for m in _QTY.finditer(flat):
         add("qty:" + m.group("u").lower(), m.group("v"))
     for m in _DURATION.finditer(flat):
-        add("qty:" + m.group("u").lower(), m.group("v"))
+        unit = (m.group("u") or _UNIT[m.group("u2").lower()]).lower()  # in minutes: "45 minutes" -> "1 hour" is one value changing
+        add("qty:time", f"{float((m.group('v') or m.group('v2')).replace(',', '.')) * _MINUTES[unit]:g}")
+    for m in _REGION.finditer(flat):
+        add("region", m.group(0))
+    for m in _CHANNEL.finditer(flat):
+        add("channel", m.group(0))
+    for m in _WEEKDAY.finditer(flat):
+        add("weekday", m.group("v"))
     for m in _RATE.finditer(flat):
         add("rate:" + m.group("u").lower()[:1], m.group("v"))
     for m in _SIZE.finditer(flat):
         add("size", m.group(0))
-    for m in _VERSION_TO.finditer(flat):
+    for m in [*_VERSION_TO.finditer(flat), *_VERSION_DONE.finditer(flat)]:
         if m.group("name").lower() not in _NOT_NAME:
             add("version:" + m.group("name").lower(), m.group("v"))
     for m in _CONST.finditer(flat):
@@ -140,7 +165,12 @@ def subject_words(text: str, vals: dict[str, set[str]]) -> set[str]:
 
 
 def _stems(vals: set[str]) -> set[str]:
-    return {head for v in vals for head in re.split(r"[_./:-]", v)[:1] if len(head) >= 3 and not head.isdigit()}
+    """Value families: a name's head ("transform" of TRANSFORM_L), a numbered host without its number
+    ("db.fjord.internal" of db1.fjord.internal, so db2.fjord.internal is the same host moved)."""
+    heads = {head for v in vals for head in re.split(r"[_./:-]", v)[:1] if len(head) >= 3 and not head.isdigit()}
+    hosts = {re.sub(r"\d+$", "", v.split(".", 1)[0]) + "." + v.split(".", 1)[1] for v in vals
+             if v.count(".") >= 2 and re.match(r"[a-z][\w-]*\d\.", v)}
+    return heads | hosts
 
 
 def replaces(new_text: str, old_text: str) -> int:
@@ -161,6 +191,8 @@ def replaces(new_text: str, old_text: str) -> int:
         elif changed and (sn <= so if sn else not so) and (subject_words(new_text, new) & subject_words(old_text, {})
                                                    or _stems(nv) & _stems(ov)):  # old side: "broker" in broker.kelpie.lan too
             best = max(best, 2)  # a shared subject word, or values of one family (TRANSFORM_L -> TRANSFORM_XL)
+        elif changed and kind == "region" and len(nv) == len(ov) == 1 and (sn <= so if sn else not so):
+            best = max(best, 2)  # a project sits in one region: "cluster is in eu-central-1 now" moves it
     return best
 
 
@@ -198,15 +230,17 @@ _CLAUSES = re.compile(r"(?<=[.!;])\s+|,\s+|\s+and\s+(?=[a-z])", re.I)
 def residual(old_text: str, new_text: str) -> str:
     """What ``old_text`` said besides the values ``new_text`` changes ("Godot 4.2 project, gdscript
     only. target is 60fps" updated by "we bumped to godot 4.3" leaves "gdscript only. target is
-    60fps"), or "" when nothing else was said — so an update never drops the other facts."""
+    60fps"), or "" when nothing else was said — so an update never drops the other facts. An update
+    not by value ("from wandb to mlflow") replaces the whole memory, but for what it said of another
+    scope ("LOG_LEVEL is info in prod" when staging changes)."""
     new, old = values(new_text), values(old_text)
     changed = {k for k in new.keys() & old.keys() if new[k] - old[k]}
+    clauses = [c.strip(" .;,") for c in _CLAUSES.split(old_text) if c.strip(" .;,")]
     if not changed:
-        return ""  # not an update by value (e.g. "from wandb to mlflow"): the whole memory was replaced
-    sn = scopes(new_text)
-    keep = [c.strip(" .;,") for c in _CLAUSES.split(old_text) if c.strip(" .;,") and not _SUBJECT_ONLY.fullmatch(c.strip(" .;,"))
-            and not _ASIDE.match(c.strip(" .;,"))
-            and (not changed & values(c).keys() or (scopes(c) and sn and not scopes(c) & sn))]
+        keep = [c for c in clauses if other_scope(new_text, c)]
+    else:
+        keep = [c for c in clauses if not _SUBJECT_ONLY.fullmatch(c) and not _ASIDE.match(c)
+                and (not changed & values(c).keys() or not replaces(new_text, c))]  # another scope, or a value of something else
     text = ", ".join(keep)
     if len(keep) == len(_CLAUSES.split(old_text)) or ((len(text) < 12 or len(text.split()) < 3) and not values(text)):
         return ""  # too little left, unless it is a value of its own ("Go 1.22")
