@@ -15,22 +15,17 @@ same corpus statistics — the scores match SQLite's to float rounding. Substrin
 
 from __future__ import annotations
 
-import hashlib
-import math
 from collections import Counter
-from dataclasses import replace
 from collections.abc import Callable, Sequence
 
 from ..store.pg import conn as pgconn
-from .model import Filter, MemoryRecord
 from . import analyze
-from .model import dump_list
-from .store import SUPERSEDED_TOKEN, MemoryStore, project_token, scope_value
+from .model import Filter, MemoryRecord, dump_list
+from .pg_fts import LONG_TERM, _filter, bm25, idf_of, rank_fts, term_key, tsquery
+from .store import MemoryStore, scope_value
 from .store_schema import MEMORY_INDEXES
 
-K1, B = 1.2, 0.75
-
-LONG_TERM = 2000  # bytes: a tsvector lexeme holds at most 2047, so longer terms are indexed by digest
+__all__ = ["PgMemoryStore", "open_pg_memory_store", "rank_fts", "tsquery", "term_key", "bm25", "idf_of"]
 
 _TABLES = [
     # the analyzed terms as literal lexemes; over-long ones by their md5 (tsquery() maps the same way)
@@ -108,6 +103,7 @@ def bulk_lock_sql(fn: str) -> str:
     """``SELECT fn(<this store's bulk-load key>)`` (one parameter: :data:`BULK_LOCK`)."""
     return f"SELECT {fn}({BULK_KEY})"
 BULK_ROWS = 20_000
+POOL_KEPT = 4000  # candidates' rows kept for one recall's pool_rows (a recall asks for a few hundred)
 
 # cavemem_lexemes as one expression the planner inlines into the generated column: 26 -> 7 µs a
 # row of server time under COPY. A body of at most LONG_TERM bytes has no term to digest, so the
@@ -129,128 +125,6 @@ MIGRATIONS: list[pgconn.Migration] = [("memory/001_schema", _TABLES), ("memory/0
                                       ("memory/004_scope_index", ["CREATE INDEX mem_fts_scope ON mem_fts (scope, rowid)"])]
 
 
-def tsquery(terms: Sequence[str]) -> str:
-    """An OR of ``terms`` as literal lexemes (no stemming or parsing on the server)."""
-    return " | ".join("'" + term_key(t).replace("\\", "\\\\").replace("'", "''") + "'" for t in dict.fromkeys(terms))
-
-
-def term_key(term: str) -> str:
-    """``cavemem_term_key`` in Python: the term, or a digest of an over-long one."""
-    raw = term.encode("utf-8", "surrogatepass")
-    return "h:" + hashlib.md5(raw).hexdigest() if len(raw) > LONG_TERM else term
-
-
-def _filter(where: Filter, alias: str = "m") -> tuple[str, list]:
-    sql, params = where.sql(alias=alias, prefix=" AND ")
-    return (pgconn.translate(sql)[0] if sql else ""), params
-
-
-Query = Callable[[str, Sequence], list]
-
-
-def rank_fts(q: Query, terms: Sequence[str], where: Filter, k: int, newest: int = 0) -> list[tuple[int, float]]:
-    """Top ``k`` (seq, bm25) for an OR of ``terms`` under ``where`` in one round trip: candidates
-    from the GIN index, each scored on the server with FTS5's bm25 over the same statistics
-    (``newest`` > 0: only the newest ``newest`` matches are scored, as on SQLite). The arithmetic
-    is :func:`bm25`'s, operation for operation in IEEE doubles, so the scores and their ties
-    equal the Python formula's (and SQLite's to float rounding)."""
-    terms = list(terms)
-    if not terms or k <= 0:
-        return []
-    rest, params = _filter(replace(where, projects=None, current_only=False))
-    # SQLite scores the rows from its ``newest``-th newest match's successor (LIMIT 1 OFFSET newest):
-    # newest + 1 of them; the same rows here
-    dense = newest > 0 and _dense(q, terms, newest)
-    matches, match_args = _matches(where, tsquery(terms), rest, params, newest + 1 if newest > 0 else 0, dense)
-    uniq = list(dict.fromkeys(terms))
-    slot = {t: i for i, t in enumerate(uniq, 1)}
-    parts = " + ".join(f"CASE WHEN tf[{j}] > 0 THEN w.idf[{slot[t]}] * (tf[{j}] * ({K1}::float8 + 1)) / (tf[{j}] + norm) "
-                       f"ELSE 0::float8 END" for j, t in enumerate(terms, 1))
-    sql = (
-        "WITH s AS (SELECT greatest(c.docs, 1)::float8 AS n, greatest((c.tokens + c.docs + (SELECT count(*) FROM memories "
-        "WHERE valid_until IS NOT NULL))::float8 / greatest(c.docs, 1)::float8, 1e-9::float8) AS avgdl "
-        "FROM mem_corpus AS c WHERE c.id = 1), "
-        "w AS (SELECT array_agg(CASE WHEN v > 0 THEN v ELSE 1e-6::float8 END ORDER BY ord) AS idf FROM (SELECT t.ord, "
-        "ln((s.n - coalesce(d.df, 0)::float8 + 0.5::float8) / (coalesce(d.df, 0)::float8 + 0.5::float8)) AS v "
-        "FROM s, unnest(%s::text[]) WITH ORDINALITY AS t(key, ord) LEFT JOIN mem_df AS d ON d.term_key = t.key) AS x), "
-        # the scope column holds the project's token (+ " s0" once superseded): its token count is
-        # bm25's extra length, and project / current-only filter here without touching memories
-        "r AS MATERIALIZED (SELECT f.rowid, string_to_array(nullif(f.body, ''), ' ') AS toks, "
-        "CASE WHEN strpos(f.scope, ' ') > 0 THEN 2 ELSE 1 END AS extra FROM (" + matches + ") AS f), "
-        "c AS MATERIALIZED (SELECT r.rowid, ARRAY[" + ", ".join(
-            "coalesce(array_length(array_positions(r.toks, %s::text), 1), 0)" for _ in terms) + "] AS tf, "
-        f"{K1}::float8 * (1 - {B}::float8 + {B}::float8 * (coalesce(cardinality(r.toks), 0) + r.extra)::float8 / s.avgdl) "
-        "AS norm FROM r, s) "
-        "SELECT c.rowid, 0::float8 + " + parts + " AS score FROM c, w ORDER BY score DESC, c.rowid LIMIT %s"
-    )
-    args = [[term_key(t) for t in uniq], *match_args, *terms, k]
-    return [(seq, float(score)) for seq, score in q(sql, args)]
-
-
-def _dense(q: Query, terms: Sequence[str], newest: int) -> bool:
-    """Whether the newest ``newest`` matches are found sooner by walking the rows newest first
-    (they are dense) than by fetching every match and sorting: the walk visits about
-    newest × docs / matches rows, the fetch ``matches`` scattered ones, so walk once matches² ≥
-    newest × docs / 2 (the summed document frequencies bound the matches). On the 1M store a
-    3-word OR with 7k matches walked 104k rows (235 ms); fetched, a few ms."""
-    docs, total = q("SELECT (SELECT docs FROM mem_corpus WHERE id = 1), coalesce(sum(df), 0)::bigint FROM mem_df "
-                    "WHERE term_key = ANY(%s)", [[term_key(t) for t in dict.fromkeys(terms)]])[0]
-    return 2 * total * total >= newest * max(docs, 1)
-
-
-def _matches(where: Filter, tsq: str, rest: str, params: list, newest: int, dense: bool) -> tuple[str, list]:
-    """The statement of the matching ``mem_fts`` rows (rowid, body, scope) under ``where``, and
-    its arguments. ``newest`` > 0 under a project filter: the newest matches of each scope value
-    apart (one ``(scope, rowid)`` index walk each, stopping at ``newest``), merged — the same rows
-    as the newest of all, but a common word in a small project no longer walks the whole table
-    backwards past the big project's rows (1M store: 640 -> a few ms). Not ``dense``: ordered by
-    ``rowid + 0``, which no index gives, so the server fetches the matches from the full-text
-    index and sorts them instead of walking rows."""
-    join = " JOIN memories AS m ON m.seq = f.rowid" if rest else ""
-    base = "SELECT f.rowid, f.body, f.scope FROM mem_fts AS f" + join + " WHERE f.tsv @@ %s::tsquery"
-    order = " ORDER BY f.rowid DESC LIMIT %s" if dense else " ORDER BY f.rowid + 0 DESC LIMIT %s"
-    values = _scope_values(where)
-    if values is None:
-        cond = " AND strpos(f.scope, ' ') = 0" if where.current_only else ""
-        if newest <= 0:
-            return base + cond + rest, [tsq, *params]
-        return base + cond + rest + order, [tsq, *params, newest]
-    if newest <= 0:
-        return base + " AND f.scope = ANY(%s)" + rest, [tsq, values, *params]
-    branch = f"({base} AND f.scope = %s{rest}{order})"
-    args = [a for v in values for a in (tsq, v, *params, newest)]
-    return "SELECT * FROM (" + " UNION ALL ".join([branch] * len(values)) + ") AS u ORDER BY rowid DESC LIMIT %s", [*args, newest]
-
-
-def _scope_values(where: Filter) -> list[str] | None:
-    """The project and current-only parts of ``where`` as the ``mem_fts.scope`` values allowed
-    (as SQLite puts them in its MATCH expression); None: every project."""
-    if where.projects is None:
-        return None
-    values = [project_token(p) for p in where.projects]
-    if not where.current_only:
-        values += [v + " " + SUPERSEDED_TOKEN for v in values]
-    return values
-
-
-def bm25(body: str, extra_tokens: int, terms: Sequence[str], idf: dict[str, float], avgdl: float) -> float:
-    """FTS5's bm25 (positive) of one row whose indexed column is ``body`` (space-separated
-    terms) and whose other columns hold ``extra_tokens`` tokens; one phrase per query term."""
-    toks = body.split(" ") if body else []
-    tf = Counter(toks)
-    norm = K1 * (1 - B + B * (len(toks) + extra_tokens) / avgdl)
-    score = 0.0
-    for t in terms:
-        n = tf.get(t, 0)
-        if n:
-            score += idf[t] * (n * (K1 + 1)) / (n + norm)
-    return score
-
-
-def idf_of(n_rows: int, n: int) -> float:
-    v = math.log((n_rows - n + 0.5) / (n + 0.5))
-    return v if v > 0 else 1e-6
-
 
 class PgMemoryStore(MemoryStore):
     """:class:`~cavemem.memory.store.MemoryStore` over a PostgreSQL database."""
@@ -260,6 +134,7 @@ class PgMemoryStore(MemoryStore):
         self.db = pgconn.Database(srv)
         self.path = srv.masked
         self.url = srv.url
+        self._pool: dict[int, tuple[list[str], MemoryRecord]] = {}  # this recall's candidates (see pool_rows)
 
     def _q(self, sql: str, params: Sequence = ()) -> list:
         return self.srv.query(sql, params)
@@ -271,6 +146,7 @@ class PgMemoryStore(MemoryStore):
     def write(self, fn: Callable, action: str = "write"):
         """``fn(conn)`` in one transaction under the database's write lock; run again on a new
         connection if the old one is lost (the server rolled the first attempt back)."""
+        self._pool.clear()
         return self.srv.run(lambda raw: fn(Connection(raw)), action)
 
     def close(self) -> None:
@@ -285,7 +161,14 @@ class PgMemoryStore(MemoryStore):
         return out
 
     def fts_candidates(self, terms: Sequence[str], where: Filter, k: int, *, newest: int = 0) -> list[tuple[int, float]]:
-        return rank_fts(self._q, terms, where, k, newest)
+        """As on SQLite; the candidates' bodies and brief records ride along, kept for the
+        :meth:`pool_rows` of the same recall (which then costs no round trip for them)."""
+        got = rank_fts(self._q, terms, where, k, newest, rows=True)
+        if len(self._pool) > POOL_KEPT:
+            self._pool.clear()
+        for row in got:
+            self._pool[row[0]] = (row[7].split(" ") if row[7] else [], _brief((row[0], *row[2:7])))
+        return [(row[0], row[1]) for row in got]
 
     def substring_candidates(self, needle: str, where: Filter, k: int) -> list[int]:
         return self.substring_candidates_many([needle], where, k).get(needle, [])
@@ -348,17 +231,69 @@ class PgMemoryStore(MemoryStore):
         return [(sess, uuid, body, s) for s, _, sess, uuid, body in scored[:k]]
 
     def neighbors(self, rec: MemoryRecord, where: Filter) -> tuple[int | None, int | None]:
-        if not rec.session:
-            return None, None
-        rest, params = _filter(where, alias="")
-        base = "SELECT seq FROM memories WHERE project = %s AND session = %s" + rest
-        one = [rec.project, rec.session, *params, rec.ts, rec.ts, rec.seq]
-        rows = self._q(
-            f"SELECT -1, seq FROM ({base} AND (ts < %s OR (ts = %s AND seq < %s)) ORDER BY ts DESC, seq DESC LIMIT 1) AS a "
-            f"UNION ALL SELECT 1, seq FROM ({base} AND (ts > %s OR (ts = %s AND seq > %s)) ORDER BY ts, seq LIMIT 1) AS b",
-            one + one)
-        found = dict(rows)
-        return found.get(-1), found.get(1)
+        return self.neighbors_many([rec], where)[0].get(rec.seq, (None, None))
+
+    def term_stats(self, terms) -> tuple[tuple[int, int], dict[str, int]]:
+        """:meth:`corpus` and :meth:`doc_freqs` in one round trip (pipelined). A recall's first
+        read: the rows an earlier recall's candidates brought along are dropped here."""
+        self._pool.clear()
+        terms = list(dict.fromkeys(terms))
+        corpus, found = self.srv.query_many([("SELECT docs, tokens FROM mem_corpus WHERE id = 1", ()),
+                                             ("SELECT term, df FROM mem_df WHERE term_key = ANY(%s)",
+                                              [[term_key(t) for t in terms]])])
+        df = dict.fromkeys(terms, 0)
+        df.update(found)
+        return ((corpus[0][0], corpus[0][1]) if corpus else (0, 0)), df
+
+    def pool_rows(self, seqs_in) -> tuple[dict[int, list[str]], dict[int, MemoryRecord]]:
+        """:meth:`bodies` and brief :meth:`by_seq` records of ``seqs``: those this recall's
+        :meth:`fts_candidates` brought along, the rest in one statement."""
+        bodies: dict[int, list[str]] = {}
+        records: dict[int, MemoryRecord] = {}
+        seqs = []
+        for seq in seqs_in:
+            kept = self._pool.get(seq)
+            if kept is None:
+                seqs.append(seq)
+            else:
+                bodies[seq], records[seq] = kept
+        if not seqs:
+            return bodies, records
+        for row in self._q("SELECT m.seq, m.id, m.project, m.session, m.ts, m.valid_until, f.body FROM memories AS m "
+                           "LEFT JOIN mem_fts AS f ON f.rowid = m.seq WHERE m.seq = ANY(%s)", [seqs]):
+            records[row[0]] = _brief(row)
+            if row[6] is not None:
+                bodies[row[0]] = row[6].split(" ") if row[6] else []
+        return bodies, records
+
+    def neighbors_many(self, recs, where: Filter) -> tuple[dict[int, tuple[int | None, int | None]], dict[int, MemoryRecord]]:
+        """:meth:`neighbors` of each record, and the neighbours' brief records, in one statement
+        (two index probes a record, as one LATERAL join each way)."""
+        recs = [r for r in recs if r.session]
+        if not recs:
+            return {}, {}
+        rest, params = _filter(where, alias="n")
+        side = ("LEFT JOIN LATERAL (SELECT n.seq, n.id, n.project, n.session, n.ts, n.valid_until FROM memories AS n "
+                "WHERE n.project = s.project AND n.session = s.session" + rest + " AND (n.ts {0} s.ts OR (n.ts = s.ts AND "
+                "n.seq {0} s.seq)) ORDER BY n.ts {1}, n.seq {1} LIMIT 1) AS {2} ON true")
+        sql = ("SELECT s.seq, p.*, x.* FROM unnest(%s::bigint[], %s::text[], %s::text[], %s::bigint[]) "
+               "AS s(seq, project, session, ts) " + side.format("<", "DESC", "p") + " " + side.format(">", "", "x"))
+        rows = self._q(sql, [[r.seq for r in recs], [r.project for r in recs], [r.session for r in recs],
+                             [r.ts for r in recs], *params, *params])
+        pairs: dict[int, tuple[int | None, int | None]] = {}
+        found: dict[int, MemoryRecord] = {}
+        for row in rows:
+            pairs[row[0]] = (row[1], row[7])
+            for part in (row[1:7], row[7:13]):
+                if part[0] is not None:
+                    found[part[0]] = _brief(part)
+        return pairs, found
+
+
+def _brief(row) -> MemoryRecord:
+    """A ranking's view of a memory (where and when; no text) from (seq, id, project, session, ts, valid_until)."""
+    seq, mem_id, project, session, ts, until = row[:6]
+    return MemoryRecord(id=mem_id, text="", project=project, session=session, ts=ts, valid_until=until, seq=seq)
 
 
 _MEMORY_COLUMNS = ("seq, id, text, project, created_at, ts, valid_from, valid_until, supersedes, superseded_by, change, "

@@ -329,6 +329,21 @@ class MemoryStore:
         found = dict(rows)
         return found.get(-1), found.get(1)
 
+    # -- a recall's batched reads: one round trip each on a server (pg_store), the reads above here
+    def term_stats(self, terms: Iterable[str]) -> tuple[tuple[int, int], dict[str, int]]:
+        """:meth:`corpus` and :meth:`doc_freqs` of ``terms``."""
+        return self.corpus(), self.doc_freqs(terms)
+
+    def pool_rows(self, seqs: Iterable[int]) -> tuple[dict[int, list[str]], dict[int, MemoryRecord]]:
+        """:meth:`bodies` and brief :meth:`by_seq` records of a candidate pool."""
+        seqs = list(seqs)
+        return self.bodies(seqs), self.by_seq(seqs, brief=True)
+
+    def neighbors_many(self, recs: Iterable[MemoryRecord], where: "Filter") -> tuple[dict, dict[int, MemoryRecord]]:
+        """``{seq: neighbors(rec)}`` of each record in a session, and the neighbours' brief records."""
+        pairs = {r.seq: self.neighbors(r, where) for r in recs if r.session}
+        return pairs, self.by_seq(sorted({s for p in pairs.values() for s in p if s is not None}), brief=True)
+
     def chain(self, mem_id: str) -> list[MemoryRecord]:
         """Every version linked to ``mem_id``, oldest first."""
         start = self.get(mem_id)
