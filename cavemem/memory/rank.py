@@ -87,13 +87,12 @@ class Ranker:
         qterms = analyze.query_terms(query)
         if not qterms:
             return []
-        n_docs, n_tokens = self.store.corpus()
+        weights = {q.term: (cfg.date_term_weight if q.term in temporal else 1.0) for q in qterms}
+        (n_docs, n_tokens), df = self.store.term_stats(weights)  # one round trip on a server
         if n_docs <= 0:
             return []
         avgdl = (n_tokens / n_docs) or 1.0
-        weights = {q.term: (cfg.date_term_weight if q.term in temporal else 1.0) for q in qterms}
         content = [t for t in weights if t not in temporal]
-        df = self.store.doc_freqs(weights)
         idf = {t: bm25_idf(n_docs, d) for t, d in df.items()}
 
         corrected = self._correct_typos(qterms, weights, df) if cfg.typo_fix else {}
@@ -113,7 +112,8 @@ class Ranker:
             self.diagnostics = {"terms": list(weights), "refused": True, "reason": "no memory shares a term"}
             return []
 
-        bodies = {seq: Counter(b) for seq, b in self.store.bodies(pool).items()}
+        got, records = self.store.pool_rows(pool)  # bodies and brief records, one round trip on a server
+        bodies = {seq: Counter(b) for seq, b in got.items()}
         idf_unknown = bm25_idf(n_docs, 1)  # an unseen word weighs like the rarest seen one
         total_idf = sum(idf[t] if (df[t] > 0 or t in substring) else idf_unknown for t in content)
 
@@ -136,7 +136,6 @@ class Ranker:
         cov: dict[int, float] = {}
         for seq in pool:
             lex[seq], cov[seq] = lexical(seq)
-        records = self.store.by_seq(pool, brief=True)
         date_sig = {seq: in_windows(rec.ts, windows) for seq, rec in records.items()} if windows else {}
         best_cov = max(cov.values(), default=0.0)
         # a word the store has never seen (or only after a typo fix) hints at another domain; when
@@ -168,16 +167,16 @@ class Ranker:
             added = self._expand(weights, lex, bodies, n_docs, where, pool)
             if added:
                 expanded = True
-                df.update(self.store.doc_freqs(added))
+                df.update(self._added_df)  # read by _expand already
                 for t in added:
                     idf[t] = bm25_idf(n_docs, df[t])
                     weights[t] = cfg.extra_expansion if joint is not None else cfg.expansion_weight
-                new = [s for s in pool if s not in bodies]
-                bodies.update({seq: Counter(b) for seq, b in self.store.bodies(new).items()})
+                got, more = self.store.pool_rows([s for s in pool if s not in bodies or s not in records])
+                bodies.update({seq: Counter(b) for seq, b in got.items() if seq not in bodies})
+                records.update({seq: r for seq, r in more.items() if seq not in records})
                 for seq in pool:
                     lex[seq], cov[seq] = lexical(seq)
                     base_lex.setdefault(seq, 0.0)
-                records.update(self.store.by_seq([s for s in pool if s not in records], brief=True))
 
         max_lex = max(lex.values(), default=0.0) or 1.0
         norm_lex = {seq: v / max_lex for seq, v in lex.items()}
@@ -423,11 +422,11 @@ class Ranker:
         join the pool and borrow its score (an answer is found through its question), and a
         hit borrows from its best neighbour."""
         seeds = sorted((s for s in norm_lex if norm_lex[s] > 0), key=lambda s: -norm_lex[s])[: self.config.neighbor_seeds]
+        around, found = self.store.neighbors_many([records[s] for s in seeds if s in records], where)  # one round trip
+        for seq, rec in found.items():
+            records.setdefault(seq, rec)
         for seed in seeds:
-            rec = records.get(seed)
-            if rec is None or not rec.session:
-                continue
-            for nb in self.store.neighbors(rec, where):
+            for nb in around.get(seed, ()):
                 if nb is None:
                     continue
                 pool.setdefault(nb, None)
@@ -483,6 +482,7 @@ class Ranker:
             reverse=True,
         )
         added = [t for _, t in scored[: cfg.expansion_terms]]
+        self._added_df = {t: dfs[t] for t in added}
         generating = self._generating(added, dfs, n_docs)
         if generating:
             for seq, _ in self.store.fts_candidates(generating, where, cfg.candidates // 2):
