@@ -213,9 +213,11 @@ def test_a_search_near_the_last_one_gives_the_full_scan_answer(tmp_path, monkeyp
     """The second search of a recall (its query moved toward its own best hits) rescans only the
     rows that can reach its top k; its hits, cosines included, equal a full scan's, for nearby and
     far queries, and after an append (the new row must be found)."""
+    import cavemem.embed.prefilter as prefilter
     import cavemem.embed.vectors as vectors
 
     monkeypatch.setattr(vectors, "PRUNE_MIN_ROWS", 1000)
+    monkeypatch.setattr(prefilter, "MIN_ROWS", 10**9)  # the int8 copy would take over the full scans (test_embed_prefilter)
     rng = np.random.default_rng(3)
     centres = unit_rows(40, seed=4)
     rows = centres[rng.integers(0, 40, 6000)] + 0.35 * rng.standard_normal((6000, 384)).astype(np.float32)

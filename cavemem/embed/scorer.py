@@ -270,16 +270,21 @@ class SemanticScorer:
 
     def _scores(self, query: str, ctx) -> dict[int, float]:
         self.sync(self.config.backfill)
-        if len(self.index) == 0 or not query.strip():
-            return {}
+        with self.index.pinned():  # one manifest read for the whole recall
+            if len(self.index) == 0 or not query.strip():
+                return {}
+            return self._scores_pinned(query, ctx)
+
+    def _scores_pinned(self, query: str, ctx) -> dict[int, float]:
         q = self.embedder.embed_one(query)
         want = max(self.config.top_k, ctx.limit)
-        nearest, cosines, ranked_own = self._own_nearest(q, ctx, want)
+        seen: dict[str, int | None] = {}  # id -> seq under ctx.where (None: filtered out), for both passes
+        nearest, cosines, ranked_own = self._own_nearest(q, ctx, want, seen)
         # how on-topic the query is comes from the question itself, before feedback moved it
         asked_best = cosines[ranked_own[0][1]] if ranked_own else None
         if self.config.feedback > 0 and ranked_own:
             q = self._with_feedback(q, ranked_own[: self.config.feedback_docs])
-            nearest, cosines, ranked_own = self._own_nearest(q, ctx, want)
+            nearest, cosines, ranked_own = self._own_nearest(q, ctx, want, seen)
         reference = nearest[min(self.config.ref_rank, len(nearest) - 1)][1] if nearest else 0.0
         raw = {seq: cosines[mem_id] for seq, mem_id in ranked_own}
         # lexical candidates, re-scored by meaning
@@ -396,20 +401,25 @@ class SemanticScorer:
             return {}
         return {(a, b): float(sims[i, j]) for i, a in enumerate(have) for j, b in enumerate(have) if i != j}
 
-    def _own_nearest(self, q, ctx, want: int):
+    def _own_nearest(self, q, ctx, want: int, seen: dict | None = None):
         """The index's nearest memories to ``q`` that pass ``ctx.where``: (all nearest, {id:
         cosine}, the best ``want`` as (seq, id)). Oversampled because the filter (project, dates,
-        current) runs after the vector search."""
+        current) runs after the vector search. ``seen`` (id -> seq, None when filtered out) carries
+        the filter's verdicts from the first pass to the feedback pass, which then asks SQLite only
+        about ids the first did not see (most of its nearest are the same)."""
         nearest = self.index.search(q, max(want * 4, self.config.ref_rank + 1))
         cosines = dict(nearest[: want * 4])
+        seen = {} if seen is None else seen
+        ask = [mem_id for mem_id in cosines if mem_id not in seen]
         where_sql, where_params = ctx.where.sql(prefix=" AND ")
-        own: dict[int, str] = {}
-        for chunk in _in_chunks(list(cosines)):
+        for chunk in _in_chunks(ask):
             rows = self.store.read(
                 f"SELECT seq, id FROM memories WHERE id IN ({','.join('?' * len(chunk))})" + where_sql,
                 [*chunk, *where_params],
             )
-            own.update({seq: mem_id for seq, mem_id in rows})
+            seen.update(dict.fromkeys(chunk))
+            seen.update({mem_id: seq for seq, mem_id in rows})
+        own = {seen[mem_id]: mem_id for mem_id in cosines if seen[mem_id] is not None}
         ranked = sorted(own, key=lambda s: (-cosines[own[s]], own[s]))[:want]
         return nearest, cosines, [(seq, own[seq]) for seq in ranked]
 
