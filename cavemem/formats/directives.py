@@ -48,12 +48,12 @@ def directive_file(text: str) -> bool:
     FreeRADIUS block), 1 in 20 operators, 1 in 5 calls; not a
     table. A shipped default that is nearly all comments (12 or more, three per body line) needs
     one directive line; any other file eight."""
-    body, comments = _body_lines(text)
+    body, comments = _body_lines(text[: 1 << 16])  # the first 64 KiB, as detection's other readers
     n = len(body)
     if not (n >= 8 or (n >= 1 and comments >= 12 and comments >= 3 * n)) or text.startswith("#!"):
         return False
     v = _votes(body)
-    return (v["shaped"] * 10 >= n * 9 and v["args"] * 3 >= v["shaped"] and v["valued"] * 2 >= v["args"]
+    return v is not None and (v["shaped"] * 10 >= n * 9 and v["args"] * 3 >= v["shaped"] and v["valued"] * 2 >= v["args"]
             and v["worded"] * 5 <= v["args"] and v["sentences"] * 10 <= n and v["statements"] * 8 <= n
             and v["operators"] * 20 <= n and v["calls"] * 5 <= n and not _table(body))
 
@@ -75,10 +75,14 @@ def _body_lines(text: str) -> tuple[list[str], int]:
     return body, comments
 
 
-def _votes(body: list[str]) -> dict[str, int]:
-    """How many lines have each feature :func:`directive_file` weighs."""
+def _votes(body: list[str]) -> dict[str, int] | None:
+    """How many lines have each feature :func:`directive_file` weighs; None as soon as more
+    than one line in ten is not directive-shaped (the verdict is certain: prose stops early)."""
     v = dict.fromkeys(("shaped", "args", "valued", "worded", "sentences", "statements", "operators", "calls"), 0)
-    for line in body:
+    allowed = len(body) // 10
+    for seen, line in enumerate(body, 1):
+        if seen - v["shaped"] > allowed + 1:  # the line before this one was the miss too many
+            return None
         v["sentences"] += _sentence(line.split())
         v["statements"] += _STATEMENT.match(line) is not None
         v["operators"] += _OPERATOR.search(line) is not None
