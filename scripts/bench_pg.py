@@ -195,23 +195,47 @@ def bench_latency(stores: dict[str, str], rounds: int = 1, embed: str = "") -> d
     for m in ms.values():
         m.recall("warm up the caches", project=bms.PROJECT, limit=10, now=dev.NOW)
     lat: dict[str, list[tuple[float, float, str]]] = {name: [] for name in ms}
+    trips = _count_trips()
     server0 = {name: _server_cpu(m) for name, m in ms.items()}
     load0 = os.getloadavg()[0]
     for _ in range(rounds):
         for q in qs:
             for name, m in ms.items():
-                c0, t0 = time.process_time(), time.perf_counter()
+                c0, t0, n0 = time.process_time(), time.perf_counter(), trips[0]
                 m.recall(q["q"], project=q["project"], limit=10, now=dev.NOW)
+                trips[1] += (trips[0] - n0) if name == "postgres" else 0
                 lat[name].append(((time.perf_counter() - t0) * 1000, (time.process_time() - c0) * 1000, q["split"]))
     out = {"rounds": rounds, "questions": len(qs), "load": round((load0 + os.getloadavg()[0]) / 2, 1)}
     for name, got in lat.items():
         out[name] = {s: {"p50": bms.pct([t for t, _, x in got if x == s], 0.5), "p95": bms.pct([t for t, _, x in got if x == s], 0.95),
                          "cpu_p50": bms.pct([c for _, c, x in got if x == s], 0.5),
                          "cpu_p95": bms.pct([c for _, c, x in got if x == s], 0.95)} for s in ("tune", "check")}
+        if name == "postgres":
+            out[name]["round_trips_mean"] = round(trips[1] / max(len(got), 1), 2)
         spent = _server_cpu(ms[name]) - server0[name]
         if spent > 0:
             out[name]["server_cpu_ms_mean"] = round(spent * 1000 / len(got), 2)
     return out
+
+
+def _count_trips() -> list[int]:
+    """``[statements sent, postgres recalls' share]``: every read and transaction of the server
+    connection counted (one round trip each; a pipelined batch is one)."""
+    from cavemem.store.pg import conn as pgconn
+
+    count = [0, 0]
+    read, run = pgconn.Server._read, pgconn.Server.run
+
+    def counted_read(self, fn, action):
+        count[0] += 1
+        return read(self, fn, action)
+
+    def counted_run(self, fn, action="write", lock=pgconn.WRITE_LOCK):
+        count[0] += 1
+        return run(self, fn, action, lock)
+
+    pgconn.Server._read, pgconn.Server.run = counted_read, counted_run
+    return count
 
 
 def _server_cpu(m) -> float:
