@@ -30,7 +30,7 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from . import extract
+from . import extract, facts
 from .transcript import Message
 
 WEIGHTS = Path(__file__).with_name("data") / "capture_classifier.json"
@@ -172,7 +172,7 @@ def augment(messages: list[Message], found: list[extract.Candidate], embedder=No
         if text.lower() in seen or len(text.split()) < 4:
             continue
         seen.add(text.lower())
-        fact = extract.fact_of(text)
+        fact = facts.fact_of(text)
         kind = "fact" if fact else kind_of(model, vec)
         kept.append(replace(extract.Candidate(text, _MEMORY_KIND[kind], kind, CONFIDENCE, msg.uuid),
                             entity=fact[0] if fact else None))

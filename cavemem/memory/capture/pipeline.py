@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 
 from ...errors import CaveError
 from .. import ids, project as projects
-from . import archive, extract, schema, slots
+from . import archive, extract, facts, schema, slots
 
 
 @dataclass
@@ -98,12 +98,12 @@ def replaced_memory(memory, project: str, cand: extract.Candidate):
 
 
 def same_value(old_text: str, new_text: str) -> bool:
-    a, b = extract.fact_of(old_text), extract.fact_of(new_text)
+    a, b = facts.fact_of(old_text), facts.fact_of(new_text)
     return a is not None and b is not None and a == b
 
 
 def refines(old_text: str, new_text: str) -> bool:
-    a, b = extract.fact_of(old_text), extract.fact_of(new_text)
+    a, b = facts.fact_of(old_text), facts.fact_of(new_text)
     return a is not None and b is not None and a[0] == b[0] and b[1].startswith(a[1] + ".")
 
 
