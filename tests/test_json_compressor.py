@@ -374,3 +374,26 @@ def test_eval_fixture_bands_through_cli(run_cli, name, query, lo, hi, needles):
     json.loads(r.stdout)
     for n in needles:
         assert n in r.stdout
+
+
+def test_nesting_allowed_does_not_depend_on_the_callers_stack_depth():
+    """950 levels parse from a call 300 frames deep (a test runner's worker, a web handler), as they
+    do from the top; the recursion limit is the same afterwards; a document too deep is still a
+    clear ValueError."""
+    import sys
+
+    from cavemem.gocompat import loads_verbatim
+
+    limit = sys.getrecursionlimit()
+
+    def from_depth(n, text):
+        return from_depth(n - 1, text) if n else loads_verbatim(text)
+
+    value, depth = from_depth(300, "[" * 950 + "]" * 950), 1
+    while value:
+        value, depth = value[0], depth + 1
+    assert depth == 950
+    assert sys.getrecursionlimit() == limit
+    with pytest.raises(ValueError, match="nested too deeply"):
+        loads_verbatim("[" * 200_000 + "]" * 200_000)
+    assert sys.getrecursionlimit() == limit
