@@ -167,7 +167,7 @@ class Ranker:
             added = self._expand(weights, lex, bodies, n_docs, where, pool)
             if added:
                 expanded = True
-                df.update(self._added_df)  # read by _expand already
+                df.update(added)  # their document frequencies, read by _expand
                 for t in added:
                     idf[t] = bm25_idf(n_docs, df[t])
                     weights[t] = cfg.extra_expansion if joint is not None else cfg.expansion_weight
@@ -463,8 +463,9 @@ class Ranker:
                 if value:
                     signals.setdefault(seq, {})["session"] = value
 
-    def _expand(self, weights, lex, bodies, n_docs, where: Filter, pool: dict) -> list[str]:
-        """Pseudo-relevance feedback: specific terms of the top lexical hits."""
+    def _expand(self, weights, lex, bodies, n_docs, where: Filter, pool: dict) -> dict[str, int]:
+        """Pseudo-relevance feedback: specific terms of the top lexical hits, best first, with
+        their document frequencies (already read here, so the caller need not ask again)."""
         cfg = self.config
         top = sorted((s for s in lex if lex[s] > 0), key=lambda s: -lex[s])[: cfg.expansion_docs]
         gain: dict[str, float] = {}
@@ -475,15 +476,14 @@ class Ranker:
                 if t not in weights and len(t) >= 3:
                     gain[t] = gain.get(t, 0.0) + f / dl
         if not gain:
-            return []
+            return {}
         dfs = self.store.doc_freqs(sorted(gain, key=lambda t: -gain[t])[: cfg.expansion_terms * 4])
         scored = sorted(
             ((gain[t] * bm25_idf(n_docs, d), t) for t, d in dfs.items() if 1 < d <= cfg.prune_df * n_docs),
             reverse=True,
         )
-        added = [t for _, t in scored[: cfg.expansion_terms]]
-        self._added_df = {t: dfs[t] for t in added}
-        generating = self._generating(added, dfs, n_docs)
+        added = {t: dfs[t] for _, t in scored[: cfg.expansion_terms]}
+        generating = self._generating(list(added), dfs, n_docs)
         if generating:
             for seq, _ in self.store.fts_candidates(generating, where, cfg.candidates // 2):
                 pool.setdefault(seq, None)
