@@ -7,9 +7,11 @@ runs them (a fresh process per event, event JSON on stdin), against the 250 ms t
 
 Cases: session-start and user-prompt (on-topic and off-topic) over a store of 500 memories in a
 git project, stop with nothing to remember and with a ``<remember>`` block, a missing store, and
-a store whose databases another process holds locked. Then the same recall hooks with the
-``[embed]`` extra switched on for the store (the model loads in every hook process), and with it
-switched on but ``CAVEMAN_HOOK_EMBED=0``. Each row gives wall p50/p95/max and the child's CPU time
+a store whose databases another process holds locked — all in process (``CAVEMAN_WARM=0``),
+lexical. Then the recall hooks with semantic recall on for the store, as in a default install:
+session-start (which starts the warm recall process), user-prompt answered by that process,
+user-prompt loading the model in the hook itself (``CAVEMAN_WARM=0 CAVEMAN_HOOK_EMBED=1``), and
+``CAVEMAN_HOOK_EMBED=0`` (lexical). Each row gives wall p50/p95/max and the child's CPU time
 (user+sys) p50: on a shared, loaded machine the wall time stretches while the CPU time does not,
 so both are reported along with the load average.
 """
@@ -65,6 +67,21 @@ def run_case(event: str, payload: dict, env: dict, runs: int) -> dict:
     }
 
 
+def measure_warm(measure, env: dict, start: dict, on_topic: dict, off_topic: dict) -> None:
+    """session-start starts the warm recall process; once it serves, the prompts go to it."""
+    from cavemem import warm
+
+    measure("[embed] session-start (starts warm proc.)", "session-start", start, env)
+    deadline = time.monotonic() + 120
+    while not any(s.get("state") == "serving" for s in warm.servers()):
+        if time.monotonic() > deadline:
+            raise SystemExit("the warm recall process did not start")
+        time.sleep(0.1)
+    run_case("user-prompt", on_topic, dict(env, CAVEMAN_HOOK_DEADLINE_MS="60000"), 1)  # its first recall syncs vectors
+    measure("[embed] user-prompt, on-topic, warm proc.", "user-prompt", on_topic, env)
+    measure("[embed] user-prompt, off-topic, warm proc.", "user-prompt", off_topic, env)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--runs", type=int, default=30)
@@ -80,6 +97,8 @@ def main() -> None:
     (project / ".git").mkdir(parents=True)
     env = {k: v for k, v in os.environ.items() if not k.startswith("CAVEMAN_")}
     env.update(CAVEMAN_HOME=str(home), CAVEMAN_HOOK_DEADLINE_MS="1000")
+    warm_env = dict(env)
+    env["CAVEMAN_WARM"] = "0"  # the first cases run in process
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # measure what users run: cached bytecode
     os.environ.update(CAVEMAN_HOME=str(home))
 
@@ -142,10 +161,15 @@ def main() -> None:
             s = SemanticScorer(m.store, required=True)
             s.index.create()
             s.sync()
-            measure("[embed] session-start", "session-start", start, env)
-            measure("[embed] user-prompt, on-topic", "user-prompt", on_topic, env)
-            measure("[embed] user-prompt, off-topic", "user-prompt", off_topic, env)
-            lex = dict(env, CAVEMAN_HOOK_EMBED="0")
+            try:
+                measure_warm(measure, warm_env, start, on_topic, off_topic)
+            finally:
+                from cavemem import warm
+
+                warm.stop_all()
+            slow = dict(env, CAVEMAN_HOOK_EMBED="1", CAVEMAN_HOOK_DEADLINE_MS="5000")
+            measure("[embed] user-prompt, model in the hook", "user-prompt", on_topic, slow)
+            lex = dict(warm_env, CAVEMAN_HOOK_EMBED="0")
             measure("[embed] user-prompt, CAVEMAN_HOOK_EMBED=0", "user-prompt", on_topic, lex)
         else:
             print("  ([embed] extra not installed: embed cases skipped)")

@@ -35,8 +35,10 @@ def _streams() -> list[str] | None:
     return [out.encoding, out.errors, err.encoding, err.errors]
 
 
-def call(command: str, opts: dict):
-    """The server's ``(code, stdout, stderr)`` for ``command`` with parsed ``opts``, or a reason."""
+def call(command: str, opts: dict, timeout_s: float | None = None):
+    """The server's ``(code, stdout, stderr)`` for ``command`` with parsed ``opts``, or a reason.
+    ``timeout_s`` bounds the wait for the reply (a hook under a deadline), else
+    ``CAVEMAN_WARM_TIMEOUT_MS`` or 10 s."""
     if not enabled():
         return "off"
     streams = _streams()
@@ -65,7 +67,7 @@ def call(command: str, opts: dict):
             return f"connect: {exc}"
         if peer_uid(sock) != os.getuid():
             return "foreign"
-        sock.settimeout(_reply_timeout())
+        sock.settimeout(_reply_timeout() if timeout_s is None else max(0.001, timeout_s))
         send(sock, request)
         header, blobs = recv(sock)
     except (OSError, EOFError, ValueError, TypeError) as exc:  # incl. timeouts and a server killed mid-reply
@@ -92,7 +94,15 @@ def write_reply(out: bytes, err: bytes) -> None:
 def after_cold(reason) -> bool:
     """After an in-process run: start a server for the next call when this one paid for the
     semantic model and no server is running or starting. Never raises; True when one was started."""
-    if not isinstance(reason, str) or reason not in SPAWN_REASONS or "onnxruntime" not in sys.modules or not enabled():
+    if not isinstance(reason, str) or reason not in SPAWN_REASONS or "onnxruntime" not in sys.modules:
+        return False
+    return start_unless_running()
+
+
+def start_unless_running() -> bool:
+    """Start a server for this environment unless one is serving or starting (the session-start
+    hook warms one up before the first prompt needs it). Never raises; True when one was started."""
+    if not enabled():
         return False
     try:
         paths = file_paths(key(environment()))

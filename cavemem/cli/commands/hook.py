@@ -10,9 +10,14 @@ wall-clock deadline kept in this process (:mod:`cavemem.cli.watchdog`; ``CAVEMAN
 default 1000 ms, 4000 ms while the token-rank cache is cold): past it the hook prints nothing,
 logs ``cave_hook_deadline`` and exits 0 — also while the work holds the GIL in a regex.
 
-Hooks recall lexically by default even where the ``[embed]`` extra is switched on: loading the
+Semantic recall in hooks goes through the warm recall process (:mod:`cavemem.warm`): loading the
 ONNX model costs more than the whole 250 ms budget in every (short-lived) hook process
-(``scripts/bench_hooks.py``). ``CAVEMAN_HOOK_EMBED=1`` opts in (raise the deadline with it).
+(``scripts/bench_hooks.py``), so ``session-start`` starts a warm process in the background (where
+semantic recall is on for the store) and ``user-prompt`` asks it — the same bytes the in-process
+hook with ``CAVEMAN_HOOK_EMBED=1`` prints. While none answers (still loading, ``CAVEMAN_WARM=0``, a
+reply slower than half the deadline) the hook recalls lexically in process, as before, and starts
+one for the next prompt. ``CAVEMAN_HOOK_EMBED=0`` keeps hooks lexical; ``=1`` loads the model in
+the hook itself when no warm process answers (raise the deadline with it).
 
 Only the stdlib is imported until an event actually needs the memory store.
 """
@@ -43,8 +48,9 @@ Claude Code hooks for cavemem's durable memory. Every hook exits 0 and never blo
   install        print the hook configuration; --write merges it into .claude/settings.json
                  (the project root's, or --settings PATH) keeping every other key and hook
 
-environment: CAVEMAN_CAPTURE=0 (no archive or capture), CAVEMAN_HOOK_DEADLINE_MS (default 1000), CAVEMAN_HOOK_EMBED=1 (semantic recall in hooks
-             too, when switched on for the store; loads the model in every hook: slower)
+environment: CAVEMAN_CAPTURE=0 (no archive or capture), CAVEMAN_HOOK_DEADLINE_MS (default 1000),
+             CAVEMAN_HOOK_EMBED=0 (hooks recall lexically, no warm recall process), =1 (load the model
+             in the hook when no warm process answers: slower), CAVEMAN_WARM=0 (no warm process)
 """
 
 
@@ -113,14 +119,93 @@ def run_hook(name: str) -> int:
                             "message": f"gave up after {ms} ms (CAVEMAN_HOOK_DEADLINE_MS); printed nothing"})
     watch = Deadline(ms / 1000.0, lambda: _expired(message))
     try:
-        out = handle(name, _read_event())
+        raw = _read_event()
+        served = _warm_prompt(raw, ms) if name == "user-prompt" else None
+        out = handle(name, raw) if served is None else None
     except Exception as exc:  # noqa: BLE001 - fail open: log it, print nothing
         watch.finish()
-        code = getattr(exc, "code", None)
-        code = code if isinstance(code, str) and code.startswith("cave_") else "cave_hook_failed"
-        _log(name, code, getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}")
+        _log_failure(name, exc)
         return 0
     watch.finish()
+    if served is not None:
+        from cavemem.warm import client
+
+        client.write_reply(served[1], served[2])
+    elif out is not None:
+        io.write_stdout((io.json_line(out) + "\n").encode())
+    if name == "session-start":
+        _start_warm(_store_path())
+    return 0
+
+
+def _log_failure(name: str, exc: BaseException) -> None:
+    code = getattr(exc, "code", None)
+    code = code if isinstance(code, str) and code.startswith("cave_") else "cave_hook_failed"
+    _log(name, code, getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}")
+
+
+# -- semantic recall through the warm recall process ----------------------------------------------
+
+
+def _hook_embed() -> bool | None:
+    """``CAVEMAN_HOOK_EMBED``: True (load the model here if need be), False (lexical only), None."""
+    from cavemem.envflag import env_switch
+
+    return env_switch("CAVEMAN_HOOK_EMBED")
+
+
+def _semantic_store(db: str) -> bool:
+    """Whether a hook's recall on ``db`` should be semantic: the store has it on and the hooks may."""
+    if _hook_embed() is False or ("://" not in db and not os.path.exists(db)):
+        return False
+    from cavemem.embed import default_scorers
+
+    return bool(default_scorers(db))
+
+
+def _start_warm(db: str) -> None:
+    """After session-start: a warm recall process for this environment, so that the session's
+    prompts are recalled semantically without loading the model in a hook. Never raises."""
+    try:
+        from cavemem import warm
+
+        if warm.enabled() and _semantic_store(db):
+            from cavemem.warm import client
+
+            client.start_unless_running()
+    except Exception:  # noqa: BLE001 - a convenience for the next hook, never a failure of this one
+        pass
+
+
+def _warm_prompt(raw: bytes, ms: int):
+    """``(code, stdout, stderr)`` of the user-prompt hook run by the warm recall process, or None
+    (ask in process). Waits at most half the deadline, so the lexical fallback still fits."""
+    from cavemem import warm
+
+    if not warm.enabled() or not _semantic_store(_store_path()):
+        return None
+    from cavemem.warm import client
+
+    served = client.call("hook", {"hook": "user-prompt", "event": raw.decode("utf-8", "surrogateescape")},
+                         timeout_s=ms / 2000)
+    if isinstance(served, tuple):
+        return served
+    if served in client.SPAWN_REASONS:
+        client.start_unless_running()
+    return None
+
+
+def served_hook(opts: dict) -> int:
+    """The warm process's side of :func:`_warm_prompt`: the hook as it runs in process, with the
+    semantic scorer the process has loaded; failures logged as the hook logs them, exit 0."""
+    name = opts.get("hook")
+    if name != "user-prompt" or not isinstance(opts.get("event"), str):
+        raise ValueError(f"warm: no hook handler for {name!r}")
+    try:
+        out = handle(name, opts["event"].encode("utf-8", "surrogateescape"), semantic=True)
+    except Exception as exc:  # noqa: BLE001 - fail open, as in process
+        _log_failure(name, exc)
+        return 0
     if out is not None:
         io.write_stdout((io.json_line(out) + "\n").encode())
     return 0
@@ -160,8 +245,10 @@ def _warm_later() -> None:
         pass
 
 
-def handle(name: str, raw: bytes) -> dict | None:
-    """The hook's stdout object for event ``name`` and stdin ``raw`` (None = print nothing)."""
+def handle(name: str, raw: bytes, semantic: bool | None = None) -> dict | None:
+    """The hook's stdout object for event ``name`` and stdin ``raw`` (None = print nothing).
+    ``semantic``: recall with the MiniLM scorer where the store has it on (None: only with
+    ``CAVEMAN_HOOK_EMBED=1``)."""
     from cavemem.hooks import claude_code
 
     event = claude_code.parse_event(raw)
@@ -170,7 +257,7 @@ def handle(name: str, raw: bytes) -> dict | None:
     db = _store_path()
     if "://" not in db and not os.path.exists(db):
         return None  # no memories yet: nothing to say, and nothing is created
-    memory = _open_memory(db, claude_code.event_cwd(event))
+    memory = _open_memory(db, claude_code.event_cwd(event), semantic)
     try:
         if name == "session-start":
             return claude_code.session_start(memory, event)
@@ -190,15 +277,15 @@ def _store_path() -> str:
     return env if env else os.path.join(paths.home_dir(), "mem.db")
 
 
-def _open_memory(db: str, cwd: str | None):
-    """A Memory for reading in a hook: short lock waits, semantic recall only if switched on."""
+def _open_memory(db: str, cwd: str | None, semantic: bool | None = None):
+    """A Memory for reading in a hook: short lock waits, semantic recall only if asked for."""
     from cavemem.embed import default_scorers
     from cavemem import Memory
     from cavemem.memory.store import open_memory_store
 
     store = open_memory_store(db)
     scorers: list = []
-    if os.environ.get("CAVEMAN_HOOK_EMBED", "").strip().lower() in ("1", "true", "yes", "on") and default_scorers(db):
+    if (semantic or (semantic is None and _hook_embed() is True)) and default_scorers(db):
         from cavemem.embed.scorer import SemanticScorer, config_from_env
 
         scorers = [SemanticScorer(store, config=config_from_env().with_overrides(f"backfill={EMBED_BACKFILL}"))]

@@ -168,7 +168,12 @@ def recall(opts: dict) -> int:
 
 
 def served(command: str, opts: dict) -> int:
-    """The warm process's handler: the in-process command, its errors reported as the CLI would."""
+    """The warm process's handler: the in-process command, its errors reported as the CLI would
+    (``hook``: the user-prompt hook with semantic recall, see :func:`.hook.served_hook`)."""
+    if command == "hook":
+        from cavemem.cli.commands.hook import served_hook
+
+        return served_hook(opts)
     if command != "recall":
         raise ValueError(f"warm: no handler for {command!r}")
     try:
