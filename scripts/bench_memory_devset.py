@@ -18,8 +18,10 @@ Metrics per system and split: recall@5 and MRR over answerable questions (a hit 
 the answer memory or a later version of it); no-hit answerable (answerable questions with zero
 hits); old served (questions about an updated fact whose old version ranks above the new one in
 the top 5, or shows without it); off-topic refused (zero hits); cross-project leaks (hits from a
-project other than the one asked, over every question); secrets stored verbatim; near-but-distinct
-pairs merged; rewordings merged.
+project other than the one asked, over every question); twin (questions about one of a look-alike
+pair whose partner ranks above it in the top 5); secrets stored verbatim; near-but-distinct pairs
+merged and rewordings merged (split by the memory key's hash); the recall-time update rule on every
+same-project (older, newer) pair: gold implicit updates caught, distinct pairs and other pairs fired on.
 """
 
 from __future__ import annotations
@@ -55,10 +57,11 @@ def build_set():
     """(memories, questions) as plain dicts, deterministic."""
     import bench_memory_devset_data as d1
     import bench_memory_devset_data2 as d2
+    import bench_memory_devset_data3 as d3
 
     mems, qs = [], []
-    for proj, items in (("ledger", d1.LEDGER), ("tilemap", d1.TILEMAP), ("pulse", d2.PULSE), ("dataforge", d2.DATAFORGE),
-                        ("forecast", d2.FORECAST)):
+    for proj, items in (("ledger", d1.LEDGER + d3.LEDGER3), ("tilemap", d1.TILEMAP + d3.TILEMAP3), ("pulse", d2.PULSE + d3.PULSE3),
+                        ("dataforge", d2.DATAFORGE + d3.DATAFORGE3), ("forecast", d2.FORECAST + d3.FORECAST3)):
         for it in items:
             key = f"{proj}/{it['key']}"
             mem = {"key": key, "project": proj, "text": it["text"], "day": it["day"]}
@@ -131,11 +134,53 @@ def run_cavemem(mems, qs, scorers=None) -> tuple[dict, dict, dict]:
             rec = m.store.get(h["id"])
             project_of[h["id"]] = rec.project if rec else "?"
         out[q["id"]] = [(ks, project_of.get(h["id"])) for ks, h in zip(ranked, res["hits"])]
+    pairs = update_pairs(m, mems, id_of)  # after the recalls: they bring the vectors up to date
     stored = [r.text + " " + " ".join(filter(None, (r.topic, r.entity, r.session))) for r in m.store.iter_all()] \
         if hasattr(m.store, "iter_all") else [m.store.get(i).text for i in id_of.values() if m.store.get(i)]
-    facts = {"status": status, "stored": stored, "latency": lat}
+    facts = {"status": status, "stored": stored, "latency": lat, "pairs": pairs}
     m.close()
     return out, facts, keys_of
+
+
+def update_pairs(m, mems, id_of: dict) -> dict:
+    """Which same-project pairs (older, newer) the recall-time update rule would put newer-first
+    (``update.newer_first`` on the two alone, with the store's own similarity): gold implicit pairs
+    caught, distinct pairs fired on (a false supersede), and any other pair fired on."""
+    from cavemem.memory.update import newer_first
+
+    judge = next((x for x in m.scorers if hasattr(x, "similarity") and not getattr(x, "error", None)), None)
+    gold = {(mem["implicit"], mem["key"]) for mem in mems if "implicit" in mem}
+    distinct = {frozenset((mem["key"], mem["distinct"])) for mem in mems if "distinct" in mem}
+    related = {frozenset((mem["key"], mem[r])) for mem in mems for r in ("dup", "explicit") if r in mem}
+    out = {"gold": {"tune": [0, 0], "check": [0, 0]}, "distinct": {"tune": [0, 0], "check": [0, 0]}, "other": [0, 0]}
+    if judge is None:
+        return out
+    by_proj: dict[str, list] = {}
+    for mem in mems:
+        rec = m.store.get(id_of[mem["key"]])
+        if rec is not None:
+            by_proj.setdefault(mem["project"], []).append((mem, rec))
+    for items in by_proj.values():
+        sims = judge.similarity([rec.seq for _, rec in items])
+        for a, ra in items:
+            for b, rb in items:
+                if ra.ts >= rb.ts or ra.seq == rb.seq:
+                    continue
+                fired = newer_first([ra.seq, rb.seq], {ra.seq: ra.text, rb.seq: rb.text}, {ra.seq: ra.ts, rb.seq: rb.ts},
+                                    lambda seqs: {k: v for k, v in sims.items() if k[0] in seqs and k[1] in seqs})[0] == rb.seq
+                pair = frozenset((a["key"], b["key"]))
+                if (a["key"], b["key"]) in gold:
+                    cell = out["gold"][split_of(b["key"])]
+                elif pair in distinct:
+                    cell = out["distinct"][split_of(next(k for k in (a["key"], b["key"]) if "distinct" in
+                                                         next(x for x in mems if x["key"] == k)))]
+                elif pair in related:
+                    continue
+                else:
+                    cell = out["other"]
+                cell[0] += fired
+                cell[1] += 1
+    return out
 
 
 def version_keys(m, id_of: dict) -> dict[str, set]:
@@ -197,6 +242,11 @@ def run_cosine(mems, qs) -> dict:
 
 
 def score(results: dict, qs, mems) -> dict:
+    partners: dict[str, set] = {}
+    for mem in mems:
+        if "distinct" in mem:
+            partners.setdefault(mem["key"], set()).add(mem["distinct"])
+            partners.setdefault(mem["distinct"], set()).add(mem["key"])
     by_split = {}
     for split in ("tune", "check", "all"):
         sub = [q for q in qs if split == "all" or q["split"] == split]
@@ -204,6 +254,8 @@ def score(results: dict, qs, mems) -> dict:
         r5 = mrr = nohit = 0.0
         upd = [q for q in ans if q["stale"]]
         old = 0
+        twins = [q for q in ans if partners.get(q["answers"][0])]
+        wrong_twin = 0
         for q in ans:
             ranked = results[q["id"]]
             keys = [ks for ks, _ in ranked]
@@ -219,6 +271,11 @@ def score(results: dict, qs, mems) -> dict:
                 old_rank = next((i for i, ks in enumerate(keys[:K]) if set(ks) & set(q["stale"]) and not set(ks) & set(q["answers"])), None)
                 if old_rank is not None and (rank is None or old_rank < rank):
                     old += 1
+            twin = partners.get(q["answers"][0])
+            if twin:  # the look-alike partner (prod for a staging question) ranks above the answer
+                twin_rank = next((i for i, ks in enumerate(keys[:K]) if set(ks) & twin and not set(ks) & set(q["answers"])), None)
+                if twin_rank is not None and (rank is None or twin_rank < rank):
+                    wrong_twin += 1
         off = [q for q in sub if q["kind"] == "offtopic"]
         leaks = sum(1 for q in sub for _, p in results[q["id"]] if p not in (q["project"], "global", None))
         cross = [q for q in sub if q["kind"] == "cross"]
@@ -226,6 +283,7 @@ def score(results: dict, qs, mems) -> dict:
         by_split[split] = {
             "answerable": len(ans), "recall_at_5": r5 / n, "mrr": mrr / n, "no_hit_answerable": nohit / n,
             "updates": len(upd), "old_served": old / (len(upd) or 1),
+            "twin_questions": len(twins), "twin_above": wrong_twin / (len(twins) or 1),
             "offtopic": len(off), "offtopic_refused": sum(1 for q in off if not results[q["id"]]) / (len(off) or 1),
             "cross_project_leaks": leaks, "cross_refused": sum(1 for q in cross if not results[q["id"]]) / (len(cross) or 1),
         }
@@ -239,9 +297,20 @@ def merge_facts(facts, mems) -> dict:
     secrets = [m["secret"] for m in mems if m.get("secret")]
     blob = "\n".join(facts["stored"])
     lat = sorted(facts["latency"])
+    def per_split(items) -> str:
+        return " ".join(f"{sp} {sum(st[m['key']] == 'merged' for m in items if split_of(m['key']) == sp)}/"
+                        f"{sum(split_of(m['key']) == sp for m in items)}" for sp in ("tune", "check"))
+
+    pairs = facts.get("pairs", {})
+
+    def fired(cell) -> str:
+        return " ".join(f"{sp} {cell[sp][0]}/{cell[sp][1]}" for sp in ("tune", "check")) if cell else "-"
+
     return {
-        "rewordings_merged": f"{sum(st[m['key']] == 'merged' for m in dups)}/{len(dups)}",
-        "distinct_pairs_merged": f"{sum(st[m['key']] == 'merged' for m in distinct)}/{len(distinct)}",
+        "rewordings_merged": f"{sum(st[m['key']] == 'merged' for m in dups)}/{len(dups)} ({per_split(dups)})",
+        "distinct_pairs_merged": f"{sum(st[m['key']] == 'merged' for m in distinct)}/{len(distinct)} ({per_split(distinct)})",
+        "update_rule_gold_pairs": fired(pairs.get("gold")), "update_rule_on_distinct_pairs": fired(pairs.get("distinct")),
+        "update_rule_on_other_pairs": "/".join(map(str, pairs.get("other", ("-",)))),
         "implicit_updates": sum(1 for m in mems if "implicit" in m),
         "implicit_auto_superseded": f"{sum(st[m['key']] in ('merged', 'superseded') for m in mems if 'implicit' in m)}/{sum(1 for m in mems if 'implicit' in m)}",
         "secrets_stored_verbatim": f"{sum(s in blob for s in secrets)}/{len(secrets)}",
@@ -250,7 +319,7 @@ def merge_facts(facts, mems) -> dict:
 
 
 def print_table(table: dict) -> None:
-    cols = [("recall_at_5", "r@5"), ("mrr", "MRR"), ("no_hit_answerable", "no-hit"), ("old_served", "old"),
+    cols = [("recall_at_5", "r@5"), ("mrr", "MRR"), ("no_hit_answerable", "no-hit"), ("old_served", "old"), ("twin_above", "twin"),
             ("offtopic_refused", "off-top"), ("cross_refused", "cross-ref"), ("cross_project_leaks", "leaks")]
     print(f"{'system':<22}{'split':<7}" + "".join(f"{c:>10}" for _, c in cols))
     for name, res in table.items():
