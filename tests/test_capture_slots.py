@@ -40,7 +40,7 @@ def test_a_later_session_updates_a_value_worded_differently(tmp_path, stores):
                                                               "The nightly sync now runs at 01:15 instead of 02:00."]
     assert _current(mem) == ["The nightly sync now runs at 01:15 instead of 02:00.",
                              "Warehouse for dev is TRANSFORM_XS.",  # the part about dev did not change
-                             "We moved prod to TRANSFORM_XL, L was too slow for the nightly run."]
+                             "We moved prod to TRANSFORM_XL."]  # the reason stays in the source message
 
 
 def test_review_reject_undoes_an_automatic_update(tmp_path, stores):

@@ -131,9 +131,9 @@ def _covered(sentence: str, found: list[extract.Candidate]) -> bool:
 
 def _may_add(model: dict, msg: Message, sentence: str) -> bool:
     """The rules' own vetoes hold for the classifier's proposals too: no greeting or progress chatter,
-    no goodbye, no status of the moment (``sane`` false in the model lets them through, to measure it)."""
+    no goodbye, no status or estimate of the moment (``sane`` false in the model lets them through, to measure it)."""
     if model.get("sane", True) and (extract._CHATTER.match(sentence) or extract._BYE.search(sentence)
-                                    or extract._TRANSIENT.search(sentence)):
+                                    or extract._TRANSIENT.search(sentence) or extract._ROUGH.search(sentence)):
         return False
     return True
 
@@ -168,8 +168,11 @@ def augment(messages: list[Message], found: list[extract.Candidate], embedder=No
     for (msg, s), p, vec in zip(rows, probs, vectors):
         if p < threshold or msg.uuid in said or _covered(s, found) or not _may_add(model, msg, s):
             continue
-        text = extract._finish(extract.strip_lead(s))
-        if text.lower() in seen or len(text.split()) < 4:
+        from .shapes import durable  # the rules' cuts (feelings, reasons, asides) hold for its proposals too
+
+        kept_text = durable(extract.Candidate(extract._finish(extract.strip_lead(s)), "fact", "fact", CONFIDENCE, msg.uuid))
+        text = kept_text.text if kept_text is not None else ""
+        if not text or text.lower() in seen or len(text.split()) < 4:
             continue
         seen.add(text.lower())
         fact = facts.fact_of(text)

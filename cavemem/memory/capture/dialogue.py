@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from . import asides
 from .extract import _ACK, _CHATTER, _FIX, Candidate, _decision_entity, _finish, sentences, strip_lead
 from .transcript import Message
 
@@ -44,7 +45,7 @@ def question_pick(msg: Message, body: str, question: tuple[str, set[str]] | None
     words = {w.strip(".") for w in re.findall(r"[\w.+/-]+", body.lower())}  # "cloudflare." is "cloudflare"
     if len(words & question[1]) != 1:
         return None
-    text = f"{_finish(strip_lead(body))} (answering: {question[0]})"
+    text = f"{_finish(asides.without_reason_sentences(strip_lead(body)))} (answering: {question[0]})"
     return Candidate(text, "decision", "decision", 0.7, msg.uuid, _decision_entity(question[0]))
 
 
@@ -92,7 +93,7 @@ def answer_pick(msg: Message, body: str, offer: tuple[str, set[str], set[str]] |
     said = {w.strip(".") for w in _SIDE_WORD.findall(body.lower())}
     if not n and bool(said & a) == bool(said & b):
         return None
-    text = f"{_finish(strip_lead(body))} (answering: {q})"
+    text = f"{_finish(asides.without_reason_sentences(strip_lead(body)))} (answering: {q})"
     return Candidate(text, "decision", "decision", 0.7, msg.uuid, _decision_entity(q))
 
 
@@ -103,7 +104,7 @@ def remedy(msg: Message, body: str, symptom: str | None) -> Candidate | None:
     fixes = [s for s in sentences(body) if _FIX.search(s) and not _CHATTER.match(s) and not _TENTATIVE.search(s)]
     if not fixes:
         return None
-    return Candidate(f"Symptom: {_finish(symptom)} Fix: {' '.join(_finish(f) for f in fixes[:2])}", "note", "bugfix", 0.65,
+    return Candidate(f"Symptom: {_finish(asides.symptom_core(symptom))} Fix: {' '.join(_finish(f) for f in fixes[:2])}", "note", "bugfix", 0.65,
                      msg.uuid, None)
 
 

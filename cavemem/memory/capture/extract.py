@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from . import asides
 from .facts import _CONTRACTION, _subject, fact_of
 from .transcript import Message
 
@@ -87,7 +88,7 @@ _DING = (r"(?:going\s+with|using|adopting|switching\s+(?:over\s+)?to|moving\s+(?
 _DECISION = re.compile(
     r"\b(?:let'?s\s+(?:just\s+)?" + _DVERB + r"|(?:we(?:'ll|\s+will|\s+should|'re\s+going\s+to|\s+are\s+going\s+to)|i'd|i\s+would)\s+(?:just\s+)?"
     + _DVERB + r"|(?:we'?re|we\s+are)\s+(?:now\s+)?" + _DING + r"|"
-    r"(?:i've|we've|i\s+have|we\s+have)\s+decided|(?:we|i)\s+decided|decision\s*:|"
+    r"(?:i've|we've|i\s+have|we\s+have)\s+decided|(?:i|we)\s+(?:wanna|want\s+to|would\s+like\s+to|'d\s+like\s+to)\s+(?:use|go\s+with|switch\s+to|move\s+to)\b|(?:we|i)\s+decided|decision\s*:|"
     r"go\s+with\s+option|option\s+[a-z0-9]\s+it\s+is|agreed\s*[,:]\s+\w+|(?:we|i)\s+(?:settled|agreed)\s+on|"
     r"(?:we|i)\s+(?:chose|picked|went\s+with|standardi[sz]ed\s+on|adopted|switched\s+to|migrated\s+to)|"
     r"(?:we|i)\s+(?:(?:just|finally|already)\s+)?(?:switched|migrated|replaced|swapped|renamed|dropped|ditched|retired|moved\s+(?:off|away\s+from))\b|"
@@ -161,7 +162,7 @@ def sentences(text: str) -> list[str]:
 _FOR = re.compile(r"\bfor\s+(?:the\s+|our\s+)?(?P<scope>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s*(?=[,.;]|$)", re.I)
 _LEAD = re.compile(r"^\W*(?:(?:(?:kindly|please|just)\s+note(?:\s+that)?|note\s+that|just\s+so\s+you\s+know|"
                    r"(?:small|some|a\s+few|few|two|three|big|quick)\s+(?:changes|updates|things|news|additions?)(?:\s+to\s+[\w\s]{2,20}?)?(?=\s*:)|"
-                   r"quick\s+one|heads\s+up|yep|yup|good\s+(?:morning|afternoon|evening)|morning|hello|lol|lmao|haha|fyi|btw|also|and|so|ok|okay|yeah|yes|hmm|well|oh|yo|hey|hi|nice|cool|great|"
+                   r"quick\s+one|heads\s+up|changed\s+my\s+mind(?:\s+(?:about|on))?|on\s+second\s+thoughts?|yep|yup|good\s+(?:morning|afternoon|evening)|morning|hello|lol|lmao|haha|fyi|btw|also|and|so|ok|okay|yeah|yes|hmm|well|oh|yo|hey|hi|nice|cool|great|"
                    r"perfect|ugh|actually)\b\W*)+", re.I)
 _ASK = re.compile(r"^(?:can|could|would)\s+you\s+(?:please\s+)?(?:check|look\s+(?:at|into)|see|find\s+out|figure\s+out)\s+(?:why\s+)?", re.I)
 _CLAUSE = re.compile(r"\s*(?:;|,\s*and\s+|\s+and\s+(?=(?:we|the|our|its?|staging|prod\w*|processed|raw)\b)|,\s*so\s+|,\s*(?=the\s))\s*", re.I)
@@ -253,7 +254,8 @@ _TASK = re.compile(r"^(?:please\s+|pls\s+)?(?:can|could|would|will)\s+you\b|^(?:
 
 # a status of this moment, not a durable fact: "tests took 12s, that's fine for now", "56 passed"
 _TRANSIENT = re.compile(r"\b(?:for\s+now|for\s+the\s+moment|at\s+the\s+moment|took\s+(?:about\s+)?\d|\d+\s+(?:passed|failed|skipped)\b|"
-                        r"this\s+(?:morning|afternoon|evening)|tonight)", re.I)
+                        r"this\s+(?:morning|afternoon|evening)|tonight|(?:all|this|last)\s+(?:week|day|night|month)\b)", re.I)
+_ROUGH = re.compile(r"\b(?:like|roughly|approximately|approx\.?|kinda|sort\s+of|more\s+or\s+less)\s+~?\d", re.I)  # an estimate of the moment
 _BYE = re.compile(r"\b(?:going\s+to\s+bed|bye|good\s*night|see\s+you|cya|thanks|thank\s+you|thx)\b", re.I)
 # a question asking for a fact ("which export preset do we use?"), not for an opinion
 _FACT_QUESTION = re.compile(r"^\W*(?!what\s+do\s+you\s+think|should\b|would\b|could\b|can\s+you)(?:which|what|where|when|"
@@ -266,8 +268,11 @@ def statement(msg: Message, sentence: str, confidence: float = 0.5) -> list[Cand
     if (len(sentence.split()) < 5 or _TASK.search(sentence) or _CHATTER.match(sentence) or _SYMPTOM.search(sentence)
             or _CREDENTIAL.search(sentence) or _CAUSE.search(sentence) or _FIX.search(sentence) or _BYE.search(sentence)
             or len(_OPTION_MARK.findall(sentence)) >= 2 or not _SPECIFIC.search(sentence) or not _STATEMENT.search(flat)
-            or _TRANSIENT.search(sentence)):
+            or _TRANSIENT.search(sentence) or asides.is_intro(sentence)):
         return []
+    if _ROUGH.search(sentence):  # "mongo is overkill for like 200 quotes": the estimate goes, the rest is judged alone
+        rest = ", ".join(p for p in sentence.rstrip(".!").split(", ") if not _ROUGH.search(p))
+        return statement(msg, rest, confidence) if rest and rest != sentence.rstrip(".!") else []
     return [Candidate(_finish(sentence), "fact", "fact", confidence, msg.uuid)]
 
 
@@ -325,7 +330,7 @@ def _bugfix(msg: Message, sents: list[str], symptom: str | None) -> Candidate | 
         return None
     parts = []
     if symptom:
-        parts.append("Symptom: " + _finish(symptom))
+        parts.append("Symptom: " + _finish(asides.symptom_core(symptom)))
     parts.append("Cause: " + _finish(cause))
     if fix:
         parts.append("Fix: " + _finish(fix))

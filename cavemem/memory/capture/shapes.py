@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from . import slots
+from . import asides, slots
 from .extract import _FROM_TO, _SPECIFIC, _BULLET, _BYE, _CHATTER, _CREDENTIAL, _SYMPTOM, _TASK, _TRANSIENT, Candidate, _finish
 from .transcript import Message
 
@@ -175,6 +175,8 @@ def durable(cand: Candidate) -> Candidate | None:
     if cand.replaces is None and cand.capture_kind in ("fact", "preference"):
         cand = replace(cand, replaces=replaced_word(cand.text))  # "we use pnpm now, npm was too slow"
     cand = _without_reason(cand)
+    text = asides.without_team_clause(asides.without_reason_clause(asides.without_person_event(cand.text)))
+    cand = replace(cand, text=text) if text != cand.text else cand
     if not _GRUMBLE.search(cand.text):
         return cand
     keep = [p.rstrip(".!") for p in _GRUMBLE_PARTS.split(cand.text.rstrip(".!")) if p.strip() and not _GRUMBLE.search(p)
