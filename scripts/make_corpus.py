@@ -502,10 +502,11 @@ def generators(merge: bool) -> list:
     """Every generator; with ``--merge`` only the second batch (``make_corpus_more``), whose files
     are added to the existing manifest (files already listed are kept as they are)."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from make_corpus_fifth import GENERATORS_FIFTH
     from make_corpus_fourth import GENERATORS_FOURTH
     from make_corpus_more import GENERATORS_MORE
 
-    more = GENERATORS_MORE + GENERATORS_FOURTH
+    more = GENERATORS_MORE + GENERATORS_FOURTH + GENERATORS_FIFTH
     return more if merge else GENERATORS + more
 
 
