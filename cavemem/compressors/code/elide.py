@@ -15,7 +15,8 @@ from bisect import bisect_left
 from dataclasses import dataclass
 
 from ...gocompat import trim_space_bytes
-from .languages import BRACE_ELISION, COMMENT_TYPES, LANGUAGES, PY_ELISION, Deadline, LanguageSpec, load_language, parse
+from .languages import BRACE_ELISION, COMMENT_TYPES, LANGUAGES, MACRO_ELISION, PY_ELISION, Deadline, LanguageSpec, load_language, parse
+from .overloads import overload_replacements
 from .parse_errors import ErrorMap, ErrorSpan, error_spans, no_new_errors
 from .strings import STRING_TYPES, string_replacements
 
@@ -58,14 +59,15 @@ def _query(lang_name: str, kind: str, types: tuple[str, ...], pattern: str):
 
 
 def _scan(spec: LanguageSpec, root) -> dict[str, list]:
-    """Functions (``fn``), nested-definition candidates (``d``) and string literals (``s``)
-    under ``root`` in one tree-sitter pass (one query, three captures), each sorted by start."""
+    """Functions (``fn``), nested-definition candidates (``d``), string literals (``s``),
+    function-like macros (``m``) and decorated definitions (``o``) under ``root`` in one
+    tree-sitter pass (one query), each sorted by start."""
     key = (spec.name, "scan")
     if key not in _queries:
         import tree_sitter
 
         language = load_language(spec.name)
-        groups = [("fn", spec.functions), ("d", spec.definitions), ("s", STRING_TYPES.get(spec.name, ()))]
+        groups = [("fn", spec.functions), ("d", spec.definitions), ("s", STRING_TYPES.get(spec.name, ())), ("m", spec.macros), ("o", spec.overloads)]
         patterns = []
         for name, types in groups:
             present = [t for t in types if language.id_for_node_kind(t, True)]
@@ -76,7 +78,7 @@ def _scan(spec: LanguageSpec, root) -> dict[str, list]:
             _queries[key] = query
     query = _queries[key]
     found = {} if query is None else tree_sitter_captures(query, root)
-    return {name: sorted(found.get(name, []), key=lambda n: (n.start_byte, -n.end_byte)) for name in ("fn", "d", "s")}
+    return {name: sorted(found.get(name, []), key=lambda n: (n.start_byte, -n.end_byte)) for name in ("fn", "d", "s", "m", "o")}
 
 
 def tree_sitter_captures(query, root) -> dict:
@@ -134,6 +136,26 @@ def body_replacements(spec: LanguageSpec, data: bytes, root, errors: ErrorMap | 
         text = elision_text(spec, data, body, defs[lo:hi])
         if text is not None:
             out.append((start, end, text))
+    return out
+
+
+def macro_replacements(data: bytes, macros: list) -> list[Replacement]:
+    """Replace the replacement list of every function-like macro that runs over several lines
+    (``#define f(a) __extension__ ({ \\ ... })``): in intrinsics headers these are most of the
+    bytes, and the define line with its name and parameters stays. One-line macros stay whole:
+    they are short and their expansion is what a reader looks them up for."""
+    out: list[Replacement] = []
+    for node in macros:
+        value = node.child_by_field_name("value")
+        if value is None:
+            continue
+        start, end = value.start_byte, value.end_byte
+        text = data[start:end]
+        if b"\\\n" not in text and b"\\\r\n" not in text:
+            continue
+        if end - start <= len(MACRO_ELISION) or not _ends_its_line(data, end):
+            continue
+        out.append((start, end, MACRO_ELISION))
     return out
 
 
@@ -297,6 +319,8 @@ def elide_tree(
     try:
         scan = _scan(spec, root)
         replacements = body_replacements(spec, src, root, error_map, scan)
+        replacements += macro_replacements(src, scan["m"])
+        replacements += overload_replacements(src, scan["o"])
         replacements += string_replacements(src, scan["s"])
         if options.remove_comments:
             replacements += comment_replacements(spec, src, root)

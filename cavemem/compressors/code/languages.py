@@ -23,6 +23,9 @@ SHELL_ELISION = b"{ : caveman: body elided; }"
 PERL_ELISION = b"{ ... } # caveman: body elided"
 # make: a recipe line the shell reads as a comment (the recipe's leading tab stays in place).
 MAKE_ELISION = b"# caveman: recipe elided"
+# A function-like macro's replacement list: a comment, so the macro still defines its name.
+MACRO_ELISION = b"/* caveman: body elided */"
+_C_MACROS = ("preproc_function_def",)
 
 # The spec's function-like node types and replaceable body types, split per grammar so each
 # tree-sitter query only names node kinds its grammar has.
@@ -58,6 +61,10 @@ class LanguageSpec:
     body_field: str | None = "body"
     # Bodies at most this many bytes stay: their marker would save nothing.
     min_body: int = 0
+    # Function-like macro definitions whose multi-line replacement list is elided (C, C++).
+    macros: tuple[str, ...] = ()
+    # Decorated definitions, whose runs of ``@overload`` signatures are folded (Python).
+    overloads: tuple[str, ...] = ()
 
 
 LANGUAGES: dict[str, LanguageSpec] = {
@@ -66,7 +73,7 @@ LANGUAGES: dict[str, LanguageSpec] = {
         LanguageSpec("go", "tree_sitter_go", "language", ("function_declaration", "method_declaration", "func_literal"), ("block",), BRACE_ELISION),
         LanguageSpec(
             "python", "tree_sitter_python", "language", ("function_definition",), ("block", "try_statement"), PY_ELISION,
-            definitions=("function_definition", "class_definition"),
+            definitions=("function_definition", "class_definition"), overloads=("decorated_definition",),
         ),
         LanguageSpec(
             "rust", "tree_sitter_rust", "language", ("function_item",), ("block",), BRACE_ELISION,
@@ -81,8 +88,9 @@ LANGUAGES: dict[str, LanguageSpec] = {
             BRACE_ELISION,
             definitions=("class_declaration", "interface_declaration", "method_declaration"),
         ),
-        LanguageSpec("cpp", "tree_sitter_cpp", "language", ("function_definition",), ("compound_statement", "try_statement"), BRACE_ELISION),
-        LanguageSpec("c", "tree_sitter_c", "language", ("function_definition",), ("compound_statement",), BRACE_ELISION),
+        LanguageSpec("cpp", "tree_sitter_cpp", "language", ("function_definition",), ("compound_statement", "try_statement"), BRACE_ELISION,
+                     macros=_C_MACROS),
+        LanguageSpec("c", "tree_sitter_c", "language", ("function_definition",), ("compound_statement",), BRACE_ELISION, macros=_C_MACROS),
         LanguageSpec("typescript", "tree_sitter_typescript", "language_typescript", _JS_FUNCTIONS, _JS_BODIES, BRACE_ELISION, definitions=_JS_DEFINITIONS),
         LanguageSpec("tsx", "tree_sitter_typescript", "language_tsx", _JS_FUNCTIONS, _JS_BODIES, BRACE_ELISION, definitions=_JS_DEFINITIONS),
         LanguageSpec("javascript", "tree_sitter_javascript", "language", _JS_FUNCTIONS, _JS_BODIES, BRACE_ELISION, definitions=_JS_DEFINITIONS),
