@@ -397,3 +397,20 @@ def test_nesting_allowed_does_not_depend_on_the_callers_stack_depth():
     with pytest.raises(ValueError, match="nested too deeply"):
         loads_verbatim("[" * 200_000 + "]" * 200_000)
     assert sys.getrecursionlimit() == limit
+
+
+def test_version_lists_are_elided_prereleases_and_names_stay():
+    """``npm view --json``: a list of 200 versions was kept whole (every dotted number counted as
+    a new word); now runs of plain versions become markers, pre-releases (a letter) stay, and a
+    list of distinct package names is still kept whole."""
+    versions = [f"{a}.{b}.{c}" for a in range(1, 5) for b in range(10) for c in range(5)]
+    versions[100:100] = ["3.0.0-rc1", "3.0.0-beta.2"]
+    doc = {"name": "express", "versions": versions, "keywords": [f"word{chr(97 + i)}x" for i in range(12)]}
+    out = C.compress(dumps(doc))
+    assert out is not None
+    v = json.loads(out)
+    shown = [e for e in v["versions"] if isinstance(e, str)]
+    assert "3.0.0-rc1" in shown and "3.0.0-beta.2" in shown
+    assert shown[:3] == versions[:3] and shown[-2:] == versions[-2:]
+    assert len(shown) < 20 and sum(m[ELIDED_KEY] for m in markers(out, "versions")) == len(versions) - len(shown)
+    assert v["keywords"] == doc["keywords"]

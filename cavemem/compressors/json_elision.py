@@ -138,6 +138,36 @@ def elided_ids(arr: list, start: int, stop: int, elided_bytes: int, covered: set
     return ", ".join(rows), fields
 
 
+# a JSON string doc that is a dotted number: a version, an IP address (``"3.16.9"``, ``"10.0.0.1"``)
+_DOTTED_NUMBER = re.compile(r'"v?[0-9]+(?:\.[0-9]+)+"')
+
+
+class GateDocs:
+    """The element docs as the redundancy gate reads them: a dotted-number string has no
+    vocabulary. The gate treats a unit without a letter as content (``1973`` never matches
+    ``1974``), so an ``npm view`` list of 262 versions was kept whole, every version a "new"
+    word; which versions a dropped run held is what its marker's range and ``retrieve`` give.
+    Records, numbers and strings with a letter (``4.0.0-rc1``, masked as usual) are unchanged.
+    Indexed lazily, like the streamed path's docs."""
+
+    __slots__ = ("docs",)
+
+    def __init__(self, docs):
+        self.docs = docs
+
+    def __len__(self) -> int:
+        return len(self.docs)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        doc = self.docs[i]
+        return "" if doc[:1] == '"' and _DOTTED_NUMBER.fullmatch(doc) else doc
+
+    def __iter__(self):
+        return (self[i] for i in range(len(self)))
+
+
 class _Elision:
     """One pass over one document: remembers whether anything collapsed (and so whether the
     contract note has been placed)."""
@@ -193,7 +223,7 @@ class _Elision:
                     break
                 keep[i] = True
                 total += 1
-        return keep_non_redundant(docs, keep)
+        return keep_non_redundant(GateDocs(docs), keep)
 
     def select_array(self, arr: list) -> list:
         docs = self.codec.element_docs(arr)
