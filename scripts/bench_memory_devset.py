@@ -152,9 +152,11 @@ def update_pairs(m, mems, id_of: dict) -> dict:
     gold = {(mem["implicit"], mem["key"]) for mem in mems if "implicit" in mem}
     distinct = {frozenset((mem["key"], mem["distinct"])) for mem in mems if "distinct" in mem}
     related = {frozenset((mem["key"], mem[r])) for mem in mems for r in ("dup", "explicit") if r in mem}
-    out = {"gold": {"tune": [0, 0], "check": [0, 0]}, "distinct": {"tune": [0, 0], "check": [0, 0]}, "other": [0, 0]}
+    out = {rel: {"tune": [0, 0], "check": [0, 0]} for rel in ("gold", "distinct", "other")}
     if judge is None:
         return out
+    if hasattr(judge, "sync"):
+        judge.sync()  # every memory has its vector, not only those the recalls brought up to date
     by_proj: dict[str, list] = {}
     for mem in mems:
         rec = m.store.get(id_of[mem["key"]])
@@ -169,15 +171,16 @@ def update_pairs(m, mems, id_of: dict) -> dict:
                 fired = newer_first([ra.seq, rb.seq], {ra.seq: ra.text, rb.seq: rb.text}, {ra.seq: ra.ts, rb.seq: rb.ts},
                                     lambda seqs: {k: v for k, v in sims.items() if k[0] in seqs and k[1] in seqs})[0] == rb.seq
                 pair = frozenset((a["key"], b["key"]))
+                # a pair goes with the split of the labelled memory's first question
                 if (a["key"], b["key"]) in gold:
-                    cell = out["gold"][split_of(b["key"])]
+                    cell = out["gold"][split_of(b["key"] + "#0")]
                 elif pair in distinct:
                     cell = out["distinct"][split_of(next(k for k in (a["key"], b["key"]) if "distinct" in
-                                                         next(x for x in mems if x["key"] == k)))]
+                                                         next(x for x in mems if x["key"] == k)) + "#0")]
                 elif pair in related:
                     continue
                 else:
-                    cell = out["other"]
+                    cell = out["other"][split_of(b["key"] + "#0")]
                 cell[0] += fired
                 cell[1] += 1
     return out
@@ -310,7 +313,7 @@ def merge_facts(facts, mems) -> dict:
         "rewordings_merged": f"{sum(st[m['key']] == 'merged' for m in dups)}/{len(dups)} ({per_split(dups)})",
         "distinct_pairs_merged": f"{sum(st[m['key']] == 'merged' for m in distinct)}/{len(distinct)} ({per_split(distinct)})",
         "update_rule_gold_pairs": fired(pairs.get("gold")), "update_rule_on_distinct_pairs": fired(pairs.get("distinct")),
-        "update_rule_on_other_pairs": "/".join(map(str, pairs.get("other", ("-",)))),
+        "update_rule_on_other_pairs": fired(pairs.get("other")),
         "implicit_updates": sum(1 for m in mems if "implicit" in m),
         "implicit_auto_superseded": f"{sum(st[m['key']] in ('merged', 'superseded') for m in mems if 'implicit' in m)}/{sum(1 for m in mems if 'implicit' in m)}",
         "secrets_stored_verbatim": f"{sum(s in blob for s in secrets)}/{len(secrets)}",
