@@ -34,9 +34,9 @@ def expands_view(out: bytes, original: bytes) -> bool:
             pos += 1
         elif pos < len(src) and elided and src[pos].startswith(f"{elided.group(1) or path}:{elided.group(2)}:"):
             pos += 1
-        elif pos < len(src) and path is not None and src[pos] == f"{path}:{line}":
+        elif pos < len(src) and path is not None and src[pos] in (f"{path}:{line}", f"{path}-{line}"):
             pos += 1
-        elif pos < len(src) and src[pos].startswith(line.rstrip("\r") + ":"):
+        elif pos < len(src) and src[pos].startswith((line.rstrip("\r") + ":", line.rstrip("\r") + "-")):
             path = line.rstrip("\r")
         else:
             return False
@@ -271,3 +271,53 @@ def test_bound_is_fast_on_100k_hits():
     assert out is not None and len(out) < len(data) * 2 // 3
     assert expands_view(out, data)
     assert visible_locations(out) == visible_locations(data)
+
+
+# grep -rn -A2 output: a path holding '-', a blank context line, ``--`` separators
+GREP_A2 = """./sslproto-v2.py:477:        except Exception:
+./sslproto-v2.py-478-            self._transport.close()
+./sslproto-v2.py-479-
+--
+./sslproto-v2.py:577:        except Exception as exc:
+./sslproto-v2.py-578-            self._set_state(SSLProtocolState.UNWRAPPED)
+./sslproto-v2.py-579-            if isinstance(exc, ssl.CertificateError):
+--
+./base_events.py:582:        except Exception as ex:
+./base_events.py-583-            if not self.is_closed():
+./base_events.py-584-                self.call_soon_threadsafe(future.set_exception, ex)
+--
+./proactor_events.py:541:        except Exception as exc:
+./proactor_events.py-542-            self._fatal_error(exc, 'Fatal write error on datagram transport')
+./proactor_events.py-543-        else:
+--
+./taskgroups.py:211:            #        except Exception:
+./taskgroups.py-212-            #            # Ignore any exceptions raised in the TaskGroup
+./taskgroups.py-213-            #            pass
+--
+./selector_events.py:1022:        except Exception as exc:
+./selector_events.py-1023-            self._fatal_error(exc, 'Fatal read error on socket transport')
+./selector_events.py-1024-            return
+"""
+
+
+def test_context_lines_join_their_hits_group():
+    """``grep -A``: context lines (``path-N-text``) are shown under their block's path as
+    ``N-text``; every hit keeps its text and location; the view reads back to the input."""
+    data = GREP_A2.encode()
+    out = SearchResultCompressor().compress(data)
+    assert out is not None and len(out) < len(data)
+    text = out.decode()
+    assert "./sslproto-v2.py\n477:        except Exception:\n478-            self._transport.close()\n479-\n--\n" in text
+    assert "1023-            self._fatal_error(exc, 'Fatal read error on socket transport')" in text
+    assert "./sslproto-v2.py-" not in text and "caveman" not in text  # nothing needed eliding
+    assert expands_view(out, data)
+    assert {("./sslproto-v2.py", "477"), ("./sslproto-v2.py", "577"), ("./taskgroups.py", "211")} <= visible_locations(out)
+
+
+def test_a_dash_line_is_context_only_after_its_blocks_path():
+    """``a-1-b`` is a context line of path ``a`` only when ``a`` has a hit in the same block."""
+    from cavemem.compressors.search_fold import context_paths
+    from cavemem.compressors.search_result import _HIT
+
+    lines = ["lib/a-b.js:3:x = 1", "lib/a-b.js-4-y = 2", "lib/a-5-z", "--", "lib/a-b.js-9-w", "lib/c.js:2:q"]
+    assert context_paths(lines, [_HIT.match(x) for x in lines]) == [None, "lib/a-b.js", None, None, None, None]

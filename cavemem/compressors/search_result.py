@@ -26,7 +26,7 @@ from .base import QueryCompressor
 from .lineends import cr_suffix, emit_with_markers, join_lines, splice_dropped, utf8_lines
 from .redundancy import MAX_PROMOTIONS, keep_non_redundant
 from .relevance import RELEVANCE_THRESHOLD, SEARCH_RESULT_LIMIT
-from .search_fold import fold
+from .search_fold import context_paths, fold
 
 KEEP_HEAD = 8
 KEEP_TAIL = 4
@@ -68,9 +68,11 @@ class SearchResultCompressor(QueryCompressor):
             return None if out is lines else join_lines(out, trailing).encode("utf-8")
         scores = bm25.scores(query, lines) if query else None
         out, _ = _reference(lines, lines, scores, cr)
-        # the view shows every path, so the redundancy gate judges a hit by its text alone
-        texts = [line if m is None else line[m.end() :] for line, m in zip(lines, hits)]
+        # the view shows every path, so the redundancy gate judges a hit (or a context line) by its text alone
+        context = context_paths(lines, hits)
+        texts = [_unit_text(line, m, c) for line, m, c in zip(lines, hits, context)]
         _, keep = _reference(lines, texts, scores, cr, VIEW_MAX_PROMOTIONS)
+        _keep_hits_of_shown_context(keep, hits, context)
         out = _fold_when_better(text, lines, hits, keep, out, cr)
         if len(out) == n:
             return None
@@ -89,6 +91,29 @@ def _reference(
         if bounded is not None and len(bounded[0]) < len(out):
             return bounded
     return out, keep
+
+
+def _unit_text(line: str, hit, context: str | None) -> str:
+    """What the gate compares of a line: a hit's or context line's text without its location."""
+    if hit is not None:
+        return line[hit.end() :]
+    if context is not None:
+        return line[len(context) + 1 :].lstrip("0123456789")[1:]
+    return line
+
+
+def _keep_hits_of_shown_context(keep: list[bool], hits: list, context: list) -> None:
+    """A ``grep -A/-B/-C`` block whose context lines are shown shows its hits' text too: a
+    look-alike hit (``except Exception:``) is still what the context surrounds."""
+    start, n = 0, len(keep)
+    while start < n:
+        end = start
+        while end < n and (hits[end] is not None or context[end] is not None):
+            end += 1
+        if any(keep[k] and context[k] is not None for k in range(start, end)):
+            for k in range(start, end):
+                keep[k] = keep[k] or hits[k] is not None
+        start = end + 1
 
 
 def _fold_when_better(text: str, lines: list[str], hits: list, keep: list[bool], out: list[str], cr: str) -> list[str]:
