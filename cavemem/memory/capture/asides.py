@@ -48,8 +48,17 @@ def is_reason(clause: str, head: str) -> bool:
 _TOP_COMMA = re.compile(r",\s+")
 
 
+# "… is called scrape2.x.internal the old one is gone": the update says that already
+_OLD_GONE = re.compile(r"(?:,\s*|\s+)(?:and\s+)?the\s+(?:old|previous)\s+(?:one|box|server|host|machine|instance|version|setup)\s+"
+                       r"(?:is|was|got)\s+(?:gone|dead|retired|deleted|decommissioned|off|shut\s+down)\W*$", re.I)
+
+
 def without_reason_clause(text: str) -> str:
-    """``text`` without its last comma clause when that clause is a reason (see :func:`is_reason`)."""
+    """``text`` without its last comma clause when that clause is a reason (see :func:`is_reason`), or
+    says the old thing is gone."""
+    m = _OLD_GONE.search(text)
+    if m and len(text[: m.start()].split()) >= 3:
+        text = text[: m.start()].rstrip(" ,") + "."
     body = text.rstrip(".!")
     parts = _TOP_COMMA.split(body)
     if len(parts) < 2:
@@ -107,7 +116,7 @@ def symptom_core(symptom: str) -> str:
 
 # "Tenanto is SaaS for property managers", "we are a team of three in Lviv", "I am the only developer": who and
 # what, said to introduce the project, not a fact a later session would look up
-_INTRO = re.compile(r"^(?:(?:so|ok|well|hi|hello|hey)\W+)?(?:(?:the\s+)?[\w-]+\s+(?:is|=)\s+(?:(?:a|an|the|our|my)\s+)?(?:\w+\s+){0,3}?"
+_INTRO = re.compile(r"^(?:(?:so|ok|well|hi|hello|hey)\W+)?(?:(?:the\s+)?[\w-]+\s+(?:is|=)\s+(?:(?:a|an|the|our|my)\s+)?(?:[\w-]+\s+){0,3}?"
                     r"(?:saas|app|application|service|tool|cli|library|backend|frontend|platform|website|site|bot|game|"
                     r"product|system|plugin|startup|marketplace|dashboard|portal)\b(?:\s+(?:for|that|which|to|where)\b|\s*[,.]|$)|"
                     r"(?:we\s+are|we're|i\s+am|i'm)\s+(?:a\s+team\s+of|the\s+only|a\s+(?:solo|small|tiny)|(?:two|three|four|five|\d+)\s+"

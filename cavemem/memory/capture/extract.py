@@ -36,7 +36,7 @@ _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})[^\n]*\n.*?^[ \t]*\1[ \t]*$", re.M | r
 _TAGS = re.compile(r"<(system-reminder|cavemem-context|thinking|private)\b[^>]*>.*?</\1\s*>", re.S | re.I)
 _REMEMBER = re.compile(r"<remember(?:\s[^>]*)?>(.*?)</remember\s*>", re.S | re.I)
 _SPLIT = re.compile(r"(?<=[.!;?])\s+(?=[A-Z`*\"'(])|(?<=[.!?])\s+(?=[a-z])|\n+")
-_BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)]|>(?:\s*\*\*[\w .-]{1,30}\*\*:?)?)\s+")  # "> **sam** …": a pasted chat line
+_BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)]|>(?:\s*\*\*[\w .-]{1,30}\*\*:?)?|[\u2190-\u21ff\u2600-\u27bf\u2b00-\u2bff\U0001f000-\U0001faff]+\ufe0f?)\s+")  # "> **sam** …": a pasted chat line
 _EXPLICIT = re.compile(r"^\s*(?:please\s+)?(?:remember\s*:|remember\s+(?:that\s+)?(?=\S)|note\s+to\s+self\s*:)\s*", re.I)
 
 # Classes of phrasing, not instances: a normative adverb or modal ("always", "never", "every X must"),
@@ -46,7 +46,7 @@ _DONT_VERBS = (r"use|run|commit|push|add|write|put|merge|deploy|touch|edit|chang
 _PREF = re.compile(
     r"\b(?:i\s+(?:always\s+|really\s+|much\s+)?prefer|we\s+(?:always\s+|generally\s+)?prefer|i'd\s+(?:rather|prefer)|"
     r"(?:my|our|the\s+team'?s)\s+preference\s+is|(?:should|must)\s+(?:always|never)|"
-    r"(?:^|please\s+|you\s+|[,;]\s*)(?:always|never)\s+[a-z]+|don't\s+ever|do\s+not\s+ever|"
+    r"(?:^|please\s+|you\s+|[,;]\s*)(?:always|never)\s+[a-z]+|[\w,]\s+always\s*[.!]?$|don't\s+ever|do\s+not\s+ever|"
     r"i\s+(?:really\s+)?(?:hate|love|dislike|can'?t\s+stand)\s+\w+|\bkeep\s+it\s+[\w-]+$|"
     r"^[\w#+.-]+(?:\s+[\w#+.-]+){0,2}\s+over\s+(?!the\s|a\s|time\b|there\b|here\b)[\w#+.-]+|"
     r"(?:^|please\s+)(?:don't|do\s+not)\s+(?:" + _DONT_VERBS + r")|from\s+now\s+on|going\s+forward|"
@@ -138,6 +138,8 @@ _OPENER = re.compile(r"(?:we|i|you|they|it|our|my|can|could|would|pls|please|wha
                      r"(?!\s+(?:and|or|,))", re.I)
 
 
+_BOLD = re.compile(r"\*\*|__(?=\w)|(?<=\w)__")  # "**Local DB:** Room": markdown emphasis is no part of what is said
+_KEY_START = re.compile(r"[a-z][\w .-]{1,24}:\s+\S")  # "… dhaba. stack: next.js 14": a key line starts anew
 _LAUGH = re.compile(r"\b(?:lol|lmao|haha\w*|rofl|xd)\W*$", re.I)  # "… its called botfrog lol." ends its sentence
 
 
@@ -149,14 +151,17 @@ def sentences(text: str) -> list[str]:
     for line in text.splitlines():  # a line is never continued by the next: terse writers put one fact per line
         first = True
         for part in _SPLIT.split(line):
-            part = _BULLET.sub("", part).strip().strip("*").strip()
+            part = _BOLD.sub("", _BULLET.sub("", part)).strip().strip("*").strip()
             if (part and not first and part[0].islower() and pieces and len(pieces[-1].split()) > 3 and pieces[-1][-1:] in ".!"
-                    and not _OPENER.match(part) and not _LAUGH.search(pieces[-1])):
+                    and not _OPENER.match(part) and not _LAUGH.search(pieces[-1]) and not _KEY_START.match(part)):
                 pieces[-1] += " " + part
             elif part:
                 pieces.append(part)
                 first = False
-    return [p for p in pieces if 12 <= len(p) <= MAX_SENTENCE]
+    return [p for p in pieces if 12 <= len(p) <= MAX_SENTENCE or (len(p) >= 7 and _TERSE_VALUE.search(p))]
+
+
+_TERSE_VALUE = re.compile(r"\b[a-z][\w.+#-]+\s+v?\d+(?:\.\d+)+\b", re.I)  # "godot 4.2", "node 20.1": short, still a fact
 
 
 _FOR = re.compile(r"\bfor\s+(?:the\s+|our\s+)?(?P<scope>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s*(?=[,.;]|$)", re.I)
@@ -262,12 +267,27 @@ _FACT_QUESTION = re.compile(r"^\W*(?!what\s+do\s+you\s+think|should\b|would\b|co
                             r"how\s+(?:many|much|often|long)|is|are|do|does)\b[^?]*\?\s*$", re.I)
 
 
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+
+
+def _word_count(sentence: str) -> int:
+    """Words, counting two CJK characters as one (Chinese and Japanese put no spaces between words)."""
+    return len(sentence.split()) + (len(_CJK.findall(sentence)) + 1) // 2
+
+
+def _named_value(sentence: str) -> bool:
+    """A version, port, host, path, region or size: what a fact in another language, or with no verb, still names."""
+    from . import slots
+
+    return any(k.split(":")[0] in ("version", "port", "host", "path", "region", "size") for k in slots.values(sentence))
+
+
 def statement(msg: Message, sentence: str, confidence: float = 0.5) -> list[Candidate]:
     """The broad net (see _SPECIFIC): a plain statement about the project, at low confidence."""
     flat = _CONTRACTION.sub(lambda m: m.group(1) + " is", sentence)
-    if (len(sentence.split()) < 5 or _TASK.search(sentence) or _CHATTER.match(sentence) or _SYMPTOM.search(sentence)
+    if (_word_count(sentence) < 5 or _TASK.search(sentence) or _CHATTER.match(sentence) or _SYMPTOM.search(sentence)
             or _CREDENTIAL.search(sentence) or _CAUSE.search(sentence) or _FIX.search(sentence) or _BYE.search(sentence)
-            or len(_OPTION_MARK.findall(sentence)) >= 2 or not _SPECIFIC.search(sentence) or not _STATEMENT.search(flat)
+            or len(_OPTION_MARK.findall(sentence)) >= 2 or not _SPECIFIC.search(sentence) or not (_STATEMENT.search(flat) or _named_value(sentence))
             or _TRANSIENT.search(sentence) or asides.is_intro(sentence)):
         return []
     if _ROUGH.search(sentence):  # "mongo is overkill for like 200 quotes": the estimate goes, the rest is judged alone

@@ -121,7 +121,7 @@ _GOES_ON = re.compile(r"(?:he|she|they|it)\s+\w+", re.I)
 
 # a list of what happened ("Results so far:", "Errors:", "TODO:") is no spec of the project
 _LOG_HEADER = re.compile(r"\b(?:results?|so\s+far|status|progress|output|logs?|errors?|warnings?|traces?|todo|tasks?|questions?|"
-                         r"steps?|issues?|problems?|failures?|changes|changelog|done|next|standup|stand-up|recap|agenda|retro)\b", re.I)
+                         r"steps?|issues?|problems?|failures?|changes|changelog|done|next|standup|stand-up|recap|agenda|retro|crash(?:es)?|bugs?)\b", re.I)
 
 
 def listed(body: str) -> list[str]:
@@ -189,7 +189,8 @@ def durable(cand: Candidate) -> Candidate | None:
 
 # a reason glued to what is true ("… because netlify's bandwidth pricing scared me", ", retina screens looked crunchy otherwise"):
 # the memory keeps the fact, its source message keeps the why
-_REASON = re.compile(r"(?:,\s*|\s+)(?:because|cause|cuz|coz|bc)\s+\S.*$|,\s*(?:[^,]{3,60}\s+)?(?:otherwise|anyway)\W*$|"
+_REASON = re.compile(r"\s*\((?:[^()]*\s)?(?:because|since|as|otherwise|anyway)\b[^()]*\)\W*$|"
+                     r"(?:,\s*|\s+)(?:because|cause|cuz|coz|bc)\s+\S.*$|,\s*(?:[^,(]{3,60}\s+)?(?:otherwise|anyway)\W*$|"
                      r",\s*(?:it|that|this)(?:\s+is|'s|\s+was)\s+(?:much\s+|way\s+|a\s+lot\s+)?(?:cheaper|faster|easier|simpler|better|nicer|"
                      r"safer|smaller|lighter|more\s+\w+|less\s+\w+)\b.*$|,\s*(?:the\s+)?[\w.+-]+\s+(?:was|were)\s+too\s+\w+\W*$", re.I)
 
@@ -207,6 +208,7 @@ _GONE = re.compile(r"\brenam\w*\s+(?:the\s+)?(?P<a>[\w.+-]+)\s+(?:to|as)\s+\S|"
                    r"\b(?:dropped|ditched|retired|removed|killed|got\s+rid\s+of|moved\s+(?:off|away\s+from)|got\s+off)\s+(?:the\s+|our\s+)?(?P<b>[\w.+-]+)|"
                    r"\bno\s+more\s+(?P<c>[\w.+-]+)|\b(?:stop(?:ped)?|quit)\s+(?:with|using)\s+(?:the\s+|our\s+)?(?P<f>[\w.+-]+)|"
                    r"\bnot\s+using\s+any\s?more\s+(?P<h>[\w.+-]+)|\b(?:we|i)\s+(?:leave|left|abandon(?:ed)?)\s+(?:the\s+|our\s+)?(?P<i>[\w.+-]+)|"
+                   r"(?:^|[,;:]\s*)(?!(?:we|i|you|they|he|she|it)\b)(?P<k>[\w.+-]+)\s+(?:dropped|removed|retired|ditched)\b|"
                    r"\b(?P<j>(?-i:[A-Z][a-z]+))\s+left\s+(?:the\s+)?(?:company|team|project)\b|"
                    r"\b(?P<g>[\w.+-]+)\s+(?:to|->|→)\s+[\w.+-]+\s+(?:move|migration|switch|swap|cutover)\b|\bnot\s+(?!using\b)(?P<d>[\w.+-]+)\s+any\s?more\b|"
                    r"(?:^|[,;]\s*|\bsince\s+|\bbecause\s+|\bbc\s+)(?:the\s+|our\s+)?(?P<e>[\w.+-]+)(?:\s+(?:wrapper|layer|setup|thing|service|stuff))?\s+(?:was|is|were|got)\s+"

@@ -43,6 +43,8 @@ _QTY = re.compile(r"\b(?P<v>\d+(?:[.,]\d+)?)\s?(?P<u>[kmg]?hz|[kmgt]i?b|ms|kbps|
 # durations ("horizon 8 weeks", "retention 30 days"), the unit made singular so "1 week" and "2 weeks" are one type
 _DURATION = re.compile(r"\b(?P<v>\d+(?:[.,]\d+)?)\s?(?P<u>week|day|hour|month|minute|year)s?\b|"
                        r"\b(?P<v2>\d+)(?P<u2>[dhwy]|mo|min)\b", re.I)  # "15d local, 400d in thanos": the unit abbreviated
+_NUMBERS = {w: str(i) for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())}
+_NUMBER_WORD = re.compile(r"\b(" + "|".join(_NUMBERS) + r")(?=\s+(?:minute|hour|day|week|month|year)s?\b)", re.I)
 _MINUTES = {"minute": 1, "hour": 60, "day": 1440, "week": 10080, "month": 43200, "year": 525600}
 _UNIT = {"d": "day", "h": "hour", "w": "week", "y": "year", "mo": "month", "min": "minute"}
 # a cloud region ("aws eu-west-1", "us-central1", "europe-west4"): one value a project moves between
@@ -110,7 +112,7 @@ def other_scope(new_text: str, old_text: str) -> bool:
 @lru_cache(maxsize=4096)  # one capture pass compares each candidate with up to 300 stored texts
 def values(text: str) -> dict[str, frozenset[str]]:
     """{type: {values}} of the typed values ``text`` states (see the module docstring)."""
-    flat = text.replace("`", "")
+    flat = _NUMBER_WORD.sub(lambda m: _NUMBERS[m.group(1).lower()], text.replace("`", ""))  # "every six hours" is 6 hours
     out: dict[str, set[str]] = {}
 
     def add(kind: str, val: str) -> None:

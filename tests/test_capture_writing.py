@@ -1,0 +1,52 @@
+"""Ways of writing the voices set M showed (capture reads what is said, not how it is typed): emoji
+bullets, markdown bold keys, a "key: value" line glued after a sentence, a trailing "always", a fact
+in another language that still names a version or port, durations said in words, "X dropped", a
+reason in parentheses and "the old one is gone" after an update."""
+
+from __future__ import annotations
+
+from cavemem.memory.capture import extract, slots
+from cavemem.memory.capture.pipeline import store_candidate
+from test_capture_asides import _msgs, mem  # noqa: F401 - the same memory fixture
+from test_capture_shapes import _texts
+
+
+def test_emoji_bullets_and_bold_keys_read_as_list_items():
+    assert _texts(("u", "✅ svelte 5.1\n🚫 no tailwind, ever\n🎯 ship only through the beta channel")) == [
+        "Svelte 5.1.", "No tailwind, ever.", "Ship only through the beta channel."]
+    assert _texts(("u", "## Stack\n- **Queue:** NATS 2.10\n- **DB:** CockroachDB 24.1")) == ["Queue: NATS 2.10.", "DB: CockroachDB 24.1."]
+
+
+def test_a_key_line_after_a_sentence_starts_anew_and_a_trailing_always_is_a_rule():
+    assert "Stack: Vue 3 + Pocketbase, hosting on a NUC." in _texts(("u", "ok we build a kiosk for the museum. stack: Vue 3 + Pocketbase, hosting on a NUC."))
+    assert _texts(("u", "the receipts show the tip on a separate line, always")) == [
+        "The receipts show the tip on a separate line, always."]
+
+
+def test_a_fact_in_another_language_that_names_a_version_or_port_is_kept():
+    assert _texts(("u", "Die Datenbank läuft auf Postgres 16.2 im Keller.")) == ["Die Datenbank läuft auf Postgres 16.2 im Keller."]
+    assert _texts(("u", "缓存用 Memcached，port 11212")) == ["缓存用 Memcached，port 11212."]
+    assert _texts(("u", "Danke, das war es für heute.")) == []  # nothing named: not a fact
+
+
+def test_durations_in_words_are_values_that_update(mem):  # noqa: F811
+    assert slots.values("the backup runs every four hours") == slots.values("the backup runs every 4 hours")
+    old = extract.extract(_msgs(("u", "the backup job runs every four hours from /etc/cron.d/backup")))
+    new = extract.extract(_msgs(("u", "the backup job runs every two hours now"), first=1))
+    first = store_candidate(mem, old[0], "p", "s1")
+    later = store_candidate(mem, new[0], "p", "s2")
+    assert later["status"] == "superseded" and later["supersedes"] == first["id"]
+
+
+def test_x_dropped_supersedes_and_a_parenthesised_reason_is_cut(mem):  # noqa: F811
+    first = extract.extract(_msgs(("u", "Search: Meilisearch, with Typesense as fallback")))
+    later = extract.extract(_msgs(("u", "Search: Meilisearch stays, Typesense dropped (nobody used the fallback anyway)"), first=1))
+    assert [c.text for c in later] == ["Search: Meilisearch stays, Typesense dropped."]
+    old = store_candidate(mem, first[0], "p", "s1")
+    new = store_candidate(mem, later[0], "p", "s2")
+    assert new["status"] == "superseded" and new["supersedes"] == old["id"]
+
+
+def test_the_old_one_is_gone_is_cut_from_the_update():
+    assert _texts(("u", "and the new runner is called ci3.acme.internal the old one is gone")) == [
+        "The new runner is called ci3.acme.internal."]
