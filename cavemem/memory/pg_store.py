@@ -22,7 +22,7 @@ from ..store.pg import conn as pgconn
 from . import analyze
 from .model import Filter, MemoryRecord, dump_list
 from .pg_fts import LONG_TERM, _filter, bm25, idf_of, rank_fts, term_key, tsquery
-from .store import MemoryStore, scope_value
+from .store import MemoryStore, Scopes
 from .store_schema import MEMORY_INDEXES
 
 __all__ = ["PgMemoryStore", "open_pg_memory_store", "rank_fts", "tsquery", "term_key", "bm25", "idf_of"]
@@ -306,6 +306,10 @@ class Connection(pgconn.Connection):
     def fts_candidates(self, terms: Sequence[str], where: Filter, k: int) -> list[tuple[int, float]]:
         return rank_fts(lambda s, p: pgconn._rows(self.raw.execute(s, p)), terms, where, k)
 
+    def present_ids(self, wanted: list[str]) -> set[str]:
+        """Which of ``wanted`` are stored: one statement with an array, whatever their number."""
+        return {r[0] for r in self.raw.execute("SELECT id FROM memories WHERE id = ANY(%s)", (wanted,))} if wanted else set()
+
     def insert_rows(self, items: list[tuple[MemoryRecord, list[str]]]) -> None:
         """:func:`cavemem.memory.store.insert_rows` by ``COPY`` (imports): the same rows, seqs and
         document frequencies, in three statements a batch instead of one round trip a row; the
@@ -324,9 +328,10 @@ class Connection(pgconn.Connection):
                     copy.write_row((r.seq, r.id, r.text, r.project, r.created_at, r.ts, r.valid_from, r.valid_until,
                                     r.supersedes, r.superseded_by, r.change, r.session, r.topic, r.kind, r.entity,
                                     dump_list(r.tags), dump_list(r.files), r.seen_count, r.last_seen, r.ntok))
+            scope = Scopes()
             with cur.copy("COPY mem_fts (rowid, body, scope) FROM STDIN") as copy:
                 for r, terms in items:
-                    copy.write_row((r.seq, analyze.join_terms(terms), scope_value(r.project, r.valid_until is None)))
+                    copy.write_row((r.seq, analyze.join_terms(terms), scope[r.project, r.valid_until is None]))
             cur.execute("INSERT INTO mem_df (term, df) SELECT * FROM unnest(%s::text[], %s::bigint[]) "
                         "ON CONFLICT (term_key) DO UPDATE SET df = mem_df.df + EXCLUDED.df",
                         (list(counts), list(counts.values())))

@@ -420,13 +420,23 @@ def insert_rows(conn: sqlite3.Connection, items: list[tuple[MemoryRecord, list[s
           r.change, r.session, r.topic, r.kind, r.entity, dump_list(r.tags), dump_list(r.files), r.seen_count,
           r.last_seen, r.ntok) for r, _ in items],
     )
+    scope = Scopes()
     conn.executemany("INSERT INTO mem_fts (rowid, body, scope) VALUES (?, ?, ?)",
-                     [(r.seq, analyze.join_terms(t), scope_value(r.project, r.valid_until is None)) for r, t in items])
+                     [(r.seq, analyze.join_terms(t), scope[r.project, r.valid_until is None]) for r, t in items])
     conn.executemany("INSERT INTO mem_tri (rowid, text) VALUES (?, ?)", [(r.seq, r.text) for r, _ in items])
     counts: Counter = Counter()
     for _, terms in items:
         counts.update(set(terms))
     _bump_df(conn, counts, 1)
+
+
+class Scopes(dict):
+    """``scope_value`` by (project, current), hashed once a batch: ~2.5 µs a row of the writer,
+    a bulk import's critical path."""
+
+    def __missing__(self, key: tuple[str, bool]) -> str:
+        value = self[key] = scope_value(*key)
+        return value
 
 
 def _bump_df(conn: sqlite3.Connection, counts: Counter, sign: int) -> None:

@@ -251,6 +251,20 @@ def parsed_lines(lines: Iterable[str | bytes], *, redact: bool, now: str, report
             pool.join()
 
 
+def present_ids(conn, wanted: list[str]) -> set[str]:
+    """The ids of ``wanted`` already stored (inside the import's transaction). PostgreSQL asks
+    once with an array (a 500-parameter ``IN`` list is parsed and planned each time: 7 µs of
+    server CPU a memory at 100k, most of the dedup's cost)."""
+    native = getattr(conn, "present_ids", None)
+    if native is not None:
+        return native(wanted)
+    present: set[str] = set()
+    for i in range(0, len(wanted), 500):
+        chunk = wanted[i : i + 500]
+        present.update(r[0] for r in conn.execute(f"SELECT id FROM memories WHERE id IN ({','.join('?' * len(chunk))})", chunk))
+    return present
+
+
 def import_lines(
     store: MemoryStore,
     lines: Iterable[str | bytes],
@@ -267,12 +281,7 @@ def import_lines(
 
     def txn_for(rows: list[tuple[int, MemoryRecord, list[str]]]):
         def txn(conn):
-            present: set[str] = set()
-            wanted = list({rec.id for _, rec, _ in rows})
-            for i in range(0, len(wanted), 500):
-                chunk = wanted[i : i + 500]
-                present.update(r[0] for r in conn.execute(
-                    f"SELECT id FROM memories WHERE id IN ({','.join('?' * len(chunk))})", chunk))
+            present = present_ids(conn, list({rec.id for _, rec, _ in rows}))
             items = []
             dups = 0
             for _, rec, terms in rows:
