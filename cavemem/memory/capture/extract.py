@@ -30,6 +30,7 @@ class Candidate:
     source_message: str
     entity: str | None = None
     replaces: str | None = None  # "from wandb to mlflow", "instead of RQ": the current memory naming it is superseded
+    supersedes: str | None = None  # the id of the memory this one updates, when capture already chose it (:mod:`.split`)
 
 
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})[^\n]*\n.*?^[ \t]*\1[ \t]*$", re.M | re.S)
@@ -186,7 +187,7 @@ def strip_lead(text: str) -> str:
 
 def _finish(text: str) -> str:
     text = " ".join(text.split())
-    return text if text[-1:] in ".!" else text + "."
+    return text if text[-1:] in ".!。！" else text + "."
 
 
 def options_of(body: str) -> dict[str, str]:

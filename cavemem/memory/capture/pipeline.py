@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 
 from ...errors import CaveError
 from .. import ids, project as projects
-from . import archive, extract, facts, schema, slots
+from . import archive, extract, facts, schema, slots, split
 
 
 @dataclass
@@ -109,7 +109,8 @@ def refines(old_text: str, new_text: str) -> bool:
 
 def store_candidate(memory, cand: extract.Candidate, project: str, session: str, at: str | None = None) -> dict | None:
     """Remember one candidate (a changed fact supersedes the older one); None when refused."""
-    old = current_by_entity(memory, project, cand.entity) if cand.entity else None
+    old = memory.store.get(cand.supersedes) if cand.supersedes else None  # chosen at capture time (split.py)
+    old = old if old is not None and old.current else current_by_entity(memory, project, cand.entity) if cand.entity else None
     old = old if old is not None else same_subject(memory, project, cand) or replaced_memory(memory, project, cand)
     if old is not None and slots.other_scope(cand.text, old.text):
         old = None  # one key, two environments ("port:main" said of dev, then of prod): both stay
@@ -201,7 +202,8 @@ def capture_transcript(memory, path: str, *, session: str | None = None, cwd: st
     report.session, report.project = sid, proj
     if extract_memories if extract_memories is not None else enabled():
         by_uuid = {m.uuid: m for m in chunk.messages}
-        for cand in candidates(chunk.messages, report, getattr(memory.store, "path", None)):
+        found = candidates(chunk.messages, report, getattr(memory.store, "path", None))
+        for cand in (part for c in found for part in split.split_changes(memory, proj, c)):  # two updates in one sentence: two
             when = by_uuid[cand.source_message].timestamp or None
             try:
                 at = ids.format_time(ids.parse_when(when, what="at")) if when else None

@@ -29,13 +29,13 @@ _SCOPES = {"prod": "prod", "production": "prod", "prd": "prod", "live": "prod", 
 _CHANGE = re.compile(r"\b(?:now|new|moved?|moving|changed?|changing|switch(?:ed|ing)?|bump(?:ed|ing)?|upgrad(?:ed|ing|e)|"
                      r"downgrad(?:ed|ing|e)|updated?|migrated?|instead|no\s+longer|any\s?more|from\s+\S+\s+to|shift(?:ed)?|"
                      r"raised?|lowered?|increased?|decreased?|went|renamed?|replaced?|dropp(?:ed|ing)|go(?:es)?\s+(?:up\s+|down\s+)?to)\b|"
-                     r"\S\s*(?:->|→|=>)\s*\S|,\s*not\s+\S", re.I)  # "8080 -> 10000", "5 attempts, not 3"
+                     r"\S\s*(?:->|→|=>)\s*\S|,\s*not\s+\S|改成|改为|换成|升级|变成|迁移到", re.I)  # "8080 -> 10000", "5 attempts, not 3"
 _TIME = re.compile(r"\b(?:[01]?\d|2[0-3]):[0-5]\d\b")
 _HOST = re.compile(r"\b(?:[a-z][a-z0-9+]*://)?(?P<v>[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|io|org|dev|app|internal|local|lan|"
                    r"cloud|corp|svc|cluster\.local))\b|\b(?P<ip>(?:\d{1,3}\.){3}\d{1,3})\b", re.I)
 _PATH = re.compile(r"(?<![\w.])(?:[a-z][a-z0-9+]*://[\w.@/-]+|~?/[\w.@-]+(?:/[\w.@-]+)+/?)", re.I)
 _PORT = re.compile(r"\bport\s+:?(?P<a>\d{2,5})\b|(?<![\w.:])\:(?P<b>\d{2,5})\b|\b(?:listens?|listening|serves?|binds?)\s+(?:on|to)\s+:?"
-                   r"(?P<c>\d{2,5})\b|\bport\b[^.;,]{0,20}?(?:\bto|->|→)\s+:?(?P<d>\d{2,5})\b", re.I)
+                   r"(?P<c>\d{2,5})\b|\bport\b[^.;,]{0,20}?(?:(?:\bto|->|→)\s+|(?:改成|改为|换成)\s*):?(?P<d>\d{2,5})\b", re.I)
 _PORT_ARROW = re.compile(r"\bport\b[^.;,\d]{0,20}?(?P<a>\d{2,5})\s*(?:->|→|=>)\s*(?P<b>\d{2,5})\b", re.I)  # "port changed: 8080 -> 10000"
 _QTY = re.compile(r"\b(?P<v>\d+(?:[.,]\d+)?)\s?(?P<u>[kmg]?hz|[kmgt]i?b|ms|kbps|mbps|fps|rpm|baud|px|km|mi|miles|kg|"
                   r"yen|jpy|eur|euros?|usd|dollars?|gbp|kes|inr|rupees?|baht|vnd|brl|reais|pln|chf|sek|nok|dkk|"
