@@ -414,3 +414,49 @@ def test_version_lists_are_elided_prereleases_and_names_stay():
     assert shown[:3] == versions[:3] and shown[-2:] == versions[-2:]
     assert len(shown) < 20 and sum(m[ELIDED_KEY] for m in markers(out, "versions")) == len(versions) - len(shown)
     assert v["keywords"] == doc["keywords"]
+
+
+def _model_map(n: int) -> dict:
+    """The shape of litellm's model table: records keyed by model name."""
+    return {
+        f"provider-{i % 3}/model-{chr(97 + i % 26)}{i}": {
+            "litellm_provider": f"provider-{i % 3}", "mode": "chat", "input_cost_per_token": 1e-06,
+            "max_input_tokens": 128000, "supports_function_calling": True,
+        }
+        for i in range(n)
+    }
+
+
+def test_record_map_members_are_elided_and_named():
+    """An object of records (litellm's model table, package-lock ``packages``) is elided like an
+    array: look-alike records go, each dropped key is listed in the marker, a record with a key
+    no kept record has stays."""
+    doc = {"models": _model_map(60)}
+    odd = "provider-1/model-z30"
+    doc["models"][odd] = dict(doc["models"].pop("provider-0/model-e30"), supports_vision=True)
+    out = C.compress(dumps(doc))
+    assert out is not None
+    models = json.loads(out)["models"]
+    listed = models[INVARIANTS_KEY] if INVARIANTS_KEY in models else ""
+    ids = models["__caveman_ids__"]
+    shown = [k for k in models if not k.startswith("__caveman_")]
+    assert odd in shown and models[odd]["supports_vision"] is True
+    assert models[ELIDED_KEY] == 60 - len(shown) and len(shown) < 20 and not listed
+    assert all(k in ids for k in doc["models"] if k not in shown)
+    assert C.compress(out) is None  # a second pass changes nothing
+
+
+def test_record_map_listing_survives_string_shortening():
+    """The json route cuts long string values to an excerpt, never a marker's listing."""
+    from cavemem.compressors.json_strategy import JSONStrategy
+
+    doc = {"models": _model_map(300)}
+    out = JSONStrategy().compress(dumps(doc))
+    ids = json.loads(out)["models"]["__caveman_ids__"]
+    assert len(ids) > 256 and "chars elided (caveman)" not in ids
+
+
+def test_record_maps_under_error_keys_and_maps_of_scalars_stay():
+    doc = {"error": {"details": _model_map(20)}, "time": {f"1.{i}.0": f"2024-01-{i + 1:02d}" for i in range(20)}}
+    out = C.compress(dumps(doc))
+    assert out is None or (json.loads(out)["error"] == doc["error"] and json.loads(out)["time"] == doc["time"])

@@ -13,7 +13,7 @@ Determinism (spec §9 item 1, G19): objects are walked in sorted key order — t
 output — so the one ``__caveman_note__`` lands on the first qualifying marker in document order.
 
 An array that already contains a marker is left exactly as it is, which makes a second pass a
-no-op (pass-through).
+no-op (pass-through). Objects whose values are all records are elided too (:mod:`.json_members`).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from .invariants import ELISION_NOTE_MIN_ELIDED_BYTES, elision_note, worth_elidi
 from .json_canonical import Codec, decode_document
 from .json_outliers import anomaly_indices, change_point_seams, complete_top_level, leaf_series, primary_series
 from .linescan import line_indices, word_hit_positions
-from .redundancy import keep_non_redundant
+from .redundancy import MAX_PROMOTIONS, keep_non_redundant
 from .relevance import RELEVANCE_THRESHOLD, ranked_candidates
 
 ELIDED_KEY = "__caveman_elided__"
@@ -38,6 +38,7 @@ NOTE_KEY = "__caveman_note__"
 IDS_KEY = "__caveman_ids__"
 
 ARRAY_THRESHOLD = 8
+UNBOUNDED_PROMOTIONS = 1 << 30
 STREAM_MIN_BYTES = 8 << 20  # documents this big are elided by json_stream (issue 9: RSS)
 KEEP_FIRST = 3
 KEEP_LAST = 2
@@ -108,6 +109,20 @@ def _covered_fields(summary: str) -> set[str]:
     return {e.split(": ", 1)[0] for e in summary.split("; ") if e.endswith(" present")} if summary else set()
 
 
+def record_ids(e: dict, covered: set[str], fields: set[str]) -> list[str]:
+    """A record's id-like string values (``id``, ``name``, ``version``, ``*_id`` …) in key
+    order, fields in ``covered`` left out; the fields listed are added to ``fields``."""
+    vals = []
+    for k in sorted(e):
+        v = e[k]
+        if type(v) is not str or _ID_FIELD.fullmatch(k) is None or k in covered:
+            continue  # numbers (JSONNumber) are left to the marker's ``range id=3..9``
+        if 0 < len(v) <= MAX_ID_CHARS and "caveman" not in v and v.isprintable():
+            vals.append(v)
+            fields.add(k)
+    return vals
+
+
 def elided_ids(arr: list, start: int, stop: int, elided_bytes: int, covered: set[str] = frozenset()) -> tuple[str, set[str]]:
     """The identities of the elided records ``arr[start:stop]`` — their id-like string fields
     (``id``, ``name``, ``version``, ``*_id`` …), one ``name version`` entry per record — so a
@@ -121,14 +136,7 @@ def elided_ids(arr: list, start: int, stop: int, elided_bytes: int, covered: set
     for e in arr[start:stop]:
         if not isinstance(e, dict):
             return "", set()
-        vals = []
-        for k in sorted(e):
-            v = e[k]
-            if type(v) is not str or _ID_FIELD.fullmatch(k) is None or k in covered:
-                continue  # numbers (JSONNumber) are left to the marker's ``range id=3..9``
-            if 0 < len(v) <= MAX_ID_CHARS and "caveman" not in v and v.isprintable():
-                vals.append(v)
-                fields.add(k)
+        vals = record_ids(e, covered, fields)
         if vals:
             row = " ".join(vals)
             size += len(row) + 2
@@ -183,6 +191,9 @@ class _Elision:
         if isinstance(v, dict):
             if not any(map(isinstance, v.values(), _REPEAT_CONTAINERS)):
                 return v
+            marker = None if preserve else self.select_members(v)
+            if marker is not None:
+                v = {k: x for k, x in v.items() if k not in marker[1]}
             out = v
             for k in sorted([k for k, x in v.items() if isinstance(x, _CONTAINERS)]):  # output order
                 x = v[k]
@@ -191,6 +202,12 @@ class _Elision:
                     if out is v:
                         out = dict(v)
                     out[k] = y
+            if marker is not None:
+                out = dict(out) if out is v else out
+                out.update(marker[0])
+                if not self.collapsed and marker[2] >= ELISION_NOTE_MIN_ELIDED_BYTES:
+                    out[NOTE_KEY] = elision_note("members")
+                self.collapsed = True
             return out
         if isinstance(v, list):
             short = len(v) <= ARRAY_THRESHOLD
@@ -203,9 +220,37 @@ class _Elision:
             return self.select_array(v)
         return v
 
-    def _keep_mask(self, arr, docs, lens: list[int], series: dict, errors: set[int] | None = None) -> list[bool]:
+    def select_members(self, v: dict) -> tuple[dict, set, int] | None:
+        """For an object of records (:mod:`.json_members`): (its marker members, the keys
+        dropped, the bytes they held), or None when nothing is elided."""
+        if len(v) <= ARRAY_THRESHOLD:  # the common case, before any import
+            return None
+        from .json_members import is_record_map, keep_new_keys, marker_fields
+
+        if not is_record_map(v, ARRAY_THRESHOLD):
+            return None
+        keys = list(v)
+        values = [v[k] for k in keys]
+        docs = self.codec.element_docs(values)
+        lens = _byte_lengths(docs)
+        # every dropped member stays named in the marker's listing, so the gate goes past the
+        # spec's 128 promotions (as the search view does, where every path:line stays)
+        # numeric outliers are left out: a map of priced models flags a record in every column
+        # (1,273 of 4,878 kept on length outliers alone, 2,774 with the value columns)
+        keep = self._keep_mask(values, docs, lens, {}, max_promotions=UNBOUNDED_PROMOTIONS)
+        keep_new_keys(values, keep)
+        elided_bytes = sum(n + 1 for n, k in zip(lens, keep) if not k)
+        fields = marker_fields(keys, values, keep, elided_bytes)
+        if fields is None:
+            return None
+        return fields, {k for k, kept in zip(keys, keep) if not kept}, elided_bytes
+
+    def _keep_mask(
+        self, arr, docs, lens: list[int], series: dict, errors: set[int] | None = None, max_promotions: int = MAX_PROMOTIONS
+    ) -> list[bool]:
         """``errors``: :func:`error_state_indices` of ``docs`` when the caller has it (the
-        streamed path, whose docs are re-encoded on demand)."""
+        streamed path, whose docs are re-encoded on demand). ``max_promotions``: the gate's
+        spec limit, or more where every dropped unit stays named (a record map's listing)."""
         n = len(arr)
         keep = [False] * n
         for i in (*range(KEEP_FIRST), *range(n - KEEP_LAST, n)):
@@ -223,7 +268,7 @@ class _Elision:
                     break
                 keep[i] = True
                 total += 1
-        return keep_non_redundant(GateDocs(docs), keep)
+        return keep_non_redundant(GateDocs(docs), keep, max_promotions=max_promotions)
 
     def select_array(self, arr: list) -> list:
         docs = self.codec.element_docs(arr)

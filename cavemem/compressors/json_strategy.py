@@ -6,8 +6,8 @@ The spec's best-of strategy (engine-compressors §2.7, then only behind
 for the TOON dialect, yet is pretty-printed, so the reference passed it through whole. This
 strategy is now the default ``json`` compressor and weighs every candidate:
 
-- **elision** (:mod:`.json_elision`, lossy, query-aware): long arrays collapsed to markers,
-  then long string values (READMEs, HTML manuals) cut to an excerpt (:mod:`.json_strings`);
+- **elision** (:mod:`.json_elision`, lossy, query-aware): long arrays and objects of records
+  (:mod:`.json_members`) collapsed to markers, then long string values (READMEs, HTML manuals) cut to an excerpt (:mod:`.json_strings`);
 - **toon** (lossless): the proven caveman TOON dialect (:func:`.json_lossless.toon`);
 - **minify** (lossless): the document without insignificant whitespace, key order and number
   literals as written (:func:`.json_lossless.minify`).

@@ -270,6 +270,8 @@ class _StreamElision(_Elision):
     def _object(self, v: LazyObject, preserve: bool):
         if preserve:
             return self.reader.materialize(v)
+        if all(type(x) in (dict, LazyObject) for x in v.members.values()):  # maybe a record map: decide as whole
+            return super().transform({k: self.reader.materialize(x) for k, x in v.members.items()}, False)
         out = dict(v.members)
         for k in sorted([k for k, x in out.items() if isinstance(x, (dict, list, *_LAZY))]):
             out[k] = self.transform(out[k], _preserves_subtree(k))

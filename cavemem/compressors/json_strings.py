@@ -29,7 +29,8 @@ _PRESERVE_KEY = re.compile(
     re.I | re.A,
 )
 # a string under such a key names or locates something: it is never cut
-_ID_KEY = re.compile(r"id|_id|\w+_id|uuid|key|name|slug|version|\w*(?:url|uri|href|path|hash|checksum|integrity)|sha\d*", re.I | re.A)
+# (and an elision marker's own members: ``__caveman_ids__`` lists the names of what it hides)
+_ID_KEY = re.compile(r"id|_id|\w+_id|uuid|key|name|slug|version|\w*(?:url|uri|href|path|hash|checksum|integrity)|sha\d*|__caveman_\w+__", re.I | re.A)
 _TERM = re.compile(r"\w{3,}")
 
 
