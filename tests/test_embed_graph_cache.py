@@ -37,7 +37,7 @@ def test_first_load_saves_the_graph_and_later_loads_use_it_with_the_same_vectors
     quick = later.embed(TEXTS)
     assert np.allclose(quick, built, atol=1e-6)
     for _ in range(later.quick_runs):
-        later.embed_one("warm up")
+        later.embed(["warm up"])
     prepacked = later.embed(TEXTS)
     assert later.optimised
     assert np.array_equal(prepacked, built)  # the prepacked session on the saved graph is the optimised one
@@ -91,3 +91,35 @@ def test_a_second_builder_keeps_the_graph_already_published(cache):
     graph_cache.build(ort, options, model_file(), embed.MODEL_SHA256)  # as a process that raced the first one
     assert (cache / graph_cache.DATA).stat().st_ino == before and (cache / graph_cache.MANIFEST).read_bytes() == manifest
     assert not list(cache.parent.glob(".*.tmp"))  # its own copy is gone
+
+
+def test_the_query_graph_is_built_once_and_read_by_later_processes(cache):
+    """The int8 query graph is derived from the cached float graph by the first question and
+    opened (not rebuilt) by later processes, quick then prepacked, with the same vectors."""
+    first = Embedder()
+    built = np.vstack([first.embed_one(t) for t in TEXTS])
+    folder = cache.with_name(graph_cache.key(embed.MODEL_SHA256, ort.__version__, graph_cache.QUERY_RECIPE))
+    assert json.loads((folder / graph_cache.MANIFEST).read_text())["recipe"] == graph_cache.QUERY_RECIPE
+    assert oct((folder / graph_cache.DATA).stat().st_mode & 0o777) == "0o600"
+    assert not list(cache.glob(".query.*"))  # the rewritten source is gone
+    stamp = (folder / graph_cache.GRAPH).stat().st_mtime_ns
+    later = Embedder()
+    quick = np.vstack([later.embed_one(t) for t in TEXTS])
+    assert later.query_runs == len(TEXTS) and np.array_equal(quick, built)
+    for _ in range(later.quick_runs):
+        later.embed_one("warm up")
+    assert later.query_prepacked
+    assert np.array_equal(np.vstack([later._embed_batch([later._tokenizer.encode(t, 256)], later._query)[0] for t in TEXTS]), built)
+    assert (folder / graph_cache.GRAPH).stat().st_mtime_ns == stamp  # read, not rebuilt
+
+
+def test_a_query_graph_that_cannot_be_built_leaves_questions_to_the_float_session(cache, monkeypatch):
+    from cavemem.embed import quantize
+
+    def refuse(*args):
+        raise ValueError("no weight matrix product to quantize in this graph")
+
+    monkeypatch.setattr(quantize, "query_graph", refuse)
+    e = Embedder(quick_runs=0)
+    assert np.array_equal(e.embed_one(TEXTS[1]), e.embed([TEXTS[1]])[0]) and e._query is False
+    assert graph_cache.cached_graph(embed.MODEL_SHA256, ort.__version__, graph_cache.QUERY_RECIPE) is None

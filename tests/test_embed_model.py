@@ -43,8 +43,27 @@ def test_vectors_are_unit_float32_and_deterministic(model):
 def test_batching_and_padding_do_not_change_vectors(model):
     texts = ["short", "a somewhat longer sentence about database migrations and indexes", "medium length text here"]
     together = model.embed(texts)
-    alone = np.vstack([model.embed_one(t) for t in texts])
+    alone = np.vstack([model.embed([t])[0] for t in texts])
     assert np.allclose(together, alone, atol=1e-4)
+
+
+def test_questions_take_the_int8_graph_close_to_the_float_vectors(model):
+    """A question is embedded by the dynamic-int8 query graph (quantize.py): not the float vector
+    bit for bit, but within a hair of it, unit length, and it still finds its paraphrase first."""
+    from cavemem.embed import graph_cache
+
+    memories = ["we run PostgreSQL 16 in production", "the deploy key lives in vault under ops/deploy",
+                "Caroline adopted a puppy from the shelter", "kafka consumer lag spiked after the upgrade"]
+    questions = ["which database do we use in prod?", "where is the deployment key stored?",
+                 "who got a young dog from an animal rescue?", "why did the consumers fall behind?"]
+    asked = np.vstack([model.embed_one(q) for q in questions])
+    floats = model.embed(questions)
+    assert model._query not in (None, False)  # the query session answered
+    assert graph_cache.cached_graph(embed.MODEL_SHA256, model._ort.__version__, graph_cache.QUERY_RECIPE) is not None
+    assert np.allclose(np.linalg.norm(asked, axis=1), 1.0, atol=1e-5)
+    cos = (asked * floats).sum(axis=1)
+    assert cos.min() > 0.98 and not np.array_equal(asked, floats)
+    assert list(np.argmax(asked @ model.embed(memories).T, axis=1)) == [0, 1, 2, 3]
 
 
 def test_paraphrases_are_nearest(model):

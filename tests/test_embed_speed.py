@@ -20,16 +20,17 @@ def test_memo_gives_the_models_own_vector_without_running_it(optimised, monkeypa
     monkeypatch.setattr(embedder_mod, "MEMO_SIZE", 3)
     text = "where does the deploy key live"
     first = optimised.embed_one(text)
-    runs = optimised.runs
+    runs = optimised.query_runs
     again = optimised.embed_one(text)
-    assert optimised.runs == runs and np.array_equal(again, first)
-    assert np.array_equal(first, optimised.embed([text])[0])  # exactly what the model gives now
+    assert optimised.query_runs == runs and np.array_equal(again, first)
+    query = optimised._ready_query()  # exactly what the (prepacked) query session gives now
+    assert optimised.query_prepacked and np.array_equal(first, optimised._embed_batch([optimised._tokenizer.encode(text, 256)], query)[0])
     again[:] = 0  # a caller changing its copy leaves the memo alone
     assert np.array_equal(optimised.embed_one(text), first)
     for other in ("kafka consumer lag", "postgres pool size", "redis eviction policy"):
         optimised.embed_one(other)
-    runs = optimised.runs
-    assert np.array_equal(optimised.embed_one(text), first) and optimised.runs == runs + 1  # evicted: bounded
+    runs = optimised.query_runs
+    assert np.array_equal(optimised.embed_one(text), first) and optimised.query_runs == runs + 1  # evicted: bounded
 
 
 def test_quick_session_vectors_are_not_memoised(monkeypatch):

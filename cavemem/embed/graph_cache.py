@@ -29,12 +29,14 @@ them for 30 days (two venvs sharing a home must not delete each other's graph).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
 from pathlib import Path
 
 RECIPE = "ext1"  # change when the way the graph is built changes
+QUERY_RECIPE = "dq1"  # the query graph (:mod:`.quantize`), derived from the RECIPE graph
 GRAPH = "model.onnx"
 DATA = GRAPH + ".data"
 MANIFEST = "manifest.json"
@@ -51,19 +53,19 @@ def cache_root() -> Path | None:
         return None
 
 
-def key(model_sha256: str, ort_version: str) -> str:
-    return f"{PREFIX}{model_sha256[:16]}-ort{ort_version}-{RECIPE}"
+def key(model_sha256: str, ort_version: str, recipe: str = RECIPE) -> str:
+    return f"{PREFIX}{model_sha256[:16]}-ort{ort_version}-{recipe}"
 
 
-def cached_graph(model_sha256: str, ort_version: str) -> Path | None:
+def cached_graph(model_sha256: str, ort_version: str, recipe: str = RECIPE) -> Path | None:
     """The cached optimised graph for this model and onnxruntime, if a complete one exists (stats only)."""
     root = cache_root()
     if root is None:
         return None
-    folder = root / key(model_sha256, ort_version)
+    folder = root / key(model_sha256, ort_version, recipe)
     try:
         manifest = json.loads((folder / MANIFEST).read_bytes())
-        if manifest.get("model_sha256") != model_sha256 or manifest.get("ort") != ort_version:
+        if manifest.get("model_sha256") != model_sha256 or manifest.get("ort") != ort_version or manifest.get("recipe") != recipe:
             return None
         if manifest["files"] != {name: _stamp(folder / name) for name in (GRAPH, DATA)}:
             return None
@@ -104,7 +106,7 @@ def _now() -> float:
     return time.time()
 
 
-def build(ort, options, source: Path, model_sha256: str):
+def build(ort, options, source: Path, model_sha256: str, recipe: str = RECIPE):
     """Open an optimised session on ``source`` and save its graph into the cache on the way.
     Returns the session (the optimisation is paid either way). ``options`` are the caller's
     session options; a failure to save only costs the cache, never the session."""
@@ -116,7 +118,7 @@ def build(ort, options, source: Path, model_sha256: str):
             from ..paths import ensure_private_dir
 
             ensure_private_dir(str(root))
-            tmp = root / f".{key(model_sha256, ort.__version__)}.{os.getpid()}.tmp"
+            tmp = root / f".{key(model_sha256, ort.__version__, recipe)}.{os.getpid()}.tmp"
             shutil.rmtree(tmp, ignore_errors=True)
             os.mkdir(tmp, 0o700)
             options.optimized_model_filepath = str(tmp / GRAPH)
@@ -126,12 +128,32 @@ def build(ort, options, source: Path, model_sha256: str):
             tmp = None
     session = ort.InferenceSession(str(source), sess_options=options, providers=["CPUExecutionProvider"])
     if tmp is not None:
-        _publish(root, tmp, model_sha256, ort.__version__)
+        _publish(root, tmp, model_sha256, ort.__version__, recipe)
     return session
 
 
-def _publish(root: Path, tmp: Path, model_sha256: str, ort_version: str) -> None:
-    final = root / key(model_sha256, ort_version)
+def build_query(ort, options, float_graph: Path, model_sha256: str):
+    """The query graph (:mod:`.quantize`) rewritten from the cached float graph, then optimised
+    and saved by onnxruntime as :func:`build` does; returns its session. The rewritten source sits
+    beside the float graph's data file for the moment of the build, since its initializers name it."""
+    import numpy as np
+
+    from ..paths import write_private_file
+    from . import quantize
+
+    data = np.memmap(float_graph.with_name(DATA), dtype=np.uint8, mode="r")
+    source = float_graph.with_name(f".query.{os.getpid()}.tmp.onnx")
+    write_private_file(str(source), quantize.query_graph(float_graph.read_bytes(), data, np))
+    del data
+    try:
+        return build(ort, options, source, model_sha256, QUERY_RECIPE)
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(source)
+
+
+def _publish(root: Path, tmp: Path, model_sha256: str, ort_version: str, recipe: str = RECIPE) -> None:
+    final = root / key(model_sha256, ort_version, recipe)
     try:
         for name in (GRAPH, DATA):
             os.chmod(tmp / name, 0o600)
@@ -139,9 +161,9 @@ def _publish(root: Path, tmp: Path, model_sha256: str, ort_version: str) -> None
         from ..paths import write_private_file
 
         write_private_file(str(tmp / MANIFEST), json.dumps(
-            {"model_sha256": model_sha256, "ort": ort_version, "recipe": RECIPE, "files": files}, sort_keys=True).encode())
+            {"model_sha256": model_sha256, "ort": ort_version, "recipe": recipe, "files": files}, sort_keys=True).encode())
         if final.exists():
-            if cached_graph(model_sha256, ort_version) is not None:  # another process published first: keep it,
+            if cached_graph(model_sha256, ort_version, recipe) is not None:  # another process published first: keep it,
                 shutil.rmtree(tmp, ignore_errors=True)  # a reader may be opening those files right now
                 return
             shutil.rmtree(final, ignore_errors=True)  # incomplete or changed: replace it
