@@ -50,3 +50,27 @@ def test_x_dropped_supersedes_and_a_parenthesised_reason_is_cut(mem):  # noqa: F
 def test_the_old_one_is_gone_is_cut_from_the_update():
     assert _texts(("u", "and the new runner is called ci3.acme.internal the old one is gone")) == [
         "The new runner is called ci3.acme.internal."]
+
+
+def test_conventions_said_without_the_usual_rule_words():
+    assert _texts(("u", "please review it dont just merge it")) == ["Please review it dont just merge it."]
+    assert _texts(("u", "no third party analytics sdks. plain server logs only")) != []
+    assert _texts(("u", "Metrics we export with prometheus_client, not with statsd.")) == [
+        "Metrics we export with prometheus_client, not with statsd."]
+    assert _texts(("u", "the invoice mails go always in Dutch")) == ["The invoice mails go always in Dutch."]
+    assert _texts(("u", "Stripe webhooks must validate the timestamp first.")) == ["Stripe webhooks must validate the timestamp first."]
+    assert _texts(("u", "max 20 uploads per user. hard limit")) != []
+    assert _texts(("u", "and prefix every table with crm_ so the plugins never clash")) != []
+    assert _texts(("u", "This is a hard rule.")) == []  # says which rule only with the turn before
+
+
+def test_seconds_are_durations_and_a_list_header_is_not_glued_to_the_sentence_before():
+    assert slots.values("it polls every 30 seconds") == slots.values("it polls every 0.5 minutes")
+    assert _texts(("u", "Each gateway pushes a heartbeat every 15 seconds.")) == ["Each gateway pushes a heartbeat every 15 seconds."]
+    got = _texts(("u", "orchard is the backend for a cider press, go 1.22 with echo. the setup:\n- db: sqlite\n- queue: none"))
+    assert "Orchard is the backend for a cider press, go 1.22 with echo." in got
+
+
+def test_an_introduction_inside_a_list_or_topic_line_is_not_stored():
+    assert _texts(("u", "> **ana** quaywise = the booking web app for the ferry line\n> **ana** vue 3 + vite")) == ["Vue 3 + vite."]
+    assert _texts(("u", "Ctx: ledgerline = our internal billing platform.")) == []

@@ -116,7 +116,7 @@ def symptom_core(symptom: str) -> str:
 
 # "Tenanto is SaaS for property managers", "we are a team of three in Lviv", "I am the only developer": who and
 # what, said to introduce the project, not a fact a later session would look up
-_INTRO = re.compile(r"^(?:(?:so|ok|well|hi|hello|hey)\W+)?(?:(?:the\s+)?[\w-]+\s+(?:is|=)\s+(?:(?:a|an|the|our|my)\s+)?(?:[\w-]+\s+){0,3}?"
+_INTRO = re.compile(r"^(?:(?:so|ok|well|hi|hello|hey)\W+|[\w ]{1,20}:\s*)?(?:(?:the\s+)?[\w-]+\s+(?:is|=)\s+(?:(?:a|an|the|our|my)\s+)?(?:[\w-]+\s+){0,3}?"
                     r"(?:saas|app|application|service|tool|cli|library|backend|frontend|platform|website|site|bot|game|"
                     r"product|system|plugin|startup|marketplace|dashboard|portal)\b(?:\s+(?:for|that|which|to|where)\b|\s*[,.]|$)|"
                     r"(?:we\s+are|we're|i\s+am|i'm)\s+(?:a\s+team\s+of|the\s+only|a\s+(?:solo|small|tiny)|(?:two|three|four|five|\d+)\s+"

@@ -50,7 +50,7 @@ _PREF = re.compile(
     r"(?:^|please\s+|you\s+|[,;]\s*)(?:always|never)\s+[a-z]+|[\w,]\s+always\s*[.!]?$|don't\s+ever|do\s+not\s+ever|"
     r"i\s+(?:really\s+)?(?:hate|love|dislike|can'?t\s+stand)\s+\w+|\bkeep\s+it\s+[\w-]+$|"
     r"^[\w#+.-]+(?:\s+[\w#+.-]+){0,2}\s+over\s+(?!the\s|a\s|time\b|there\b|here\b)[\w#+.-]+|"
-    r"(?:^|please\s+)(?:don't|do\s+not)\s+(?:" + _DONT_VERBS + r")|from\s+now\s+on|going\s+forward|"
+    r"(?:^|please\s+)(?:don'?t|do\s+not)\s+(?:just\s+)?(?:" + _DONT_VERBS + r")|\bdon'?t\s+just\s+[a-z]+|from\s+now\s+on|going\s+forward|"
     r"(?:our|the)\s+(?:convention|house\s+style|style\s+rule|rule|policy|standard)\s+(?:is|here\s+is|says)|"
     r"(?:convention|house\s+style|style\s+rule|rule\s+of\s+thumb)\s*:|"
     r"(?:that'?s|that\s+is|it'?s|this\s+is)\s+(?:our|the)\s+(?:house\s+style|style|convention|rule|policy|standard|norm)|"
@@ -59,7 +59,7 @@ _PREF = re.compile(
     r"send|keep|include|follow|match|respect|return|work|speak|talk|display|load|respond|fit)\b|\b(?:has|have|needs?)\s+to\s+be\s+[\w-]+ed\b|"
     r"we\s+(?:always|never)|no\s+more\s+\w+|(?:is|are|be|stay|stays)\s+(?:always|never)|"
     r"(?:ping|ask|tell|check\s+with)\s+me\s+(?:before|first)|(?:house\s+)?rules?(?:\s+for\s+(?:this|the|our)\s+[\w-]+)?\s*:|"
-    r"\bno\s+[\w.-]+(?:\s+[\w.-]+)?\s+(?:please|anywhere|ever|by\s+hand)|(?:^|[,;]\s*)no\s+[\w#+.-]+(?:[ \t]+[\w#+.-]+){0,2}[ \t]*[.!]?$|"
+    r"\bno\s+[\w.-]+(?:\s+[\w.-]+)?\s+(?:please|anywhere|ever|by\s+hand)|(?:^|[,;.]\s*)no\s+[\w#+.-]+(?:[ \t]+[\w#+.-]+){0,3}[ \t]*(?:[.!](?=\s)|[.!]?$)|"
     r"^(?:please\s+)?(?:use|pick|keep)\s+\S+.*?(?:,\s*not|\binstead\s+of|\brather\s+than)|^[\w.+#-]+,?\s+not\s+[\w.+#-]+\s*[.!]?$|"
 
     # a routine ("before every commit", "after each deploy"), an exclusive channel ("only through vcpkg",
@@ -67,6 +67,9 @@ _PREF = re.compile(
     r"\b(?:before|after)\s+(?:every|each|any)\s+[\w-]+|\b(?:only|exclusively)\s+(?:through|via|from|with|by)\s+[\w.-]+|"
     r"^[\w.+#-]+(?:\s+[\w.+#-]+){0,2}\s+only\s*(?:[,.;]|$)|\b(?:is|are)\s+(?:mandatory|compulsory|required\s+by)\b|"
     r"we\s+use\s+[\w.-]+,\s+(?:never|not)\s+[\w.-]+|\b(?:is|are)\s+(?:not\s+allowed|forbidden|banned|not\s+permitted)\b|"
+    # "X, not with println", "answers always in Thai", "must verify …", "hard limit", "prefix everything with sari_"
+    r",\s+not\s+(?:with|via|through|in|as|by)\s+[\w.+#-]+|\b[a-z]{2,}\s+always\s+(?:in|on|with|via|through|as|to|from|at|by)\b|\bmust\s+(?:not\s+)?[a-z]{3,}\b|"
+    r"\b(?:hard|strict)\s+limit\b|^(?:and\s+)?(?:prefix|suffix|name|tag|format|log|store)\s+(?:everything|all\s+\w+|every\s+\w+|each\s+\w+)\b|"
     r"\b(?:is|are)\s+for\s+[\w -]{2,30}\s+only\b|^no\s+[^\s,]+(?:\s+[^\s,]+){0,5},?\s+(?:ever|please|anywhere)\s*[.!]?$|"
     r"\b(?:is|are)\s+(?:used|run|enabled|allowed|on)\s+only\s+(?:in|on|for)\s+\w+|i\s+(?:don't|do\s+not)\s+want|we\s+(?:don't|do\s+not)\s+(?:use|want|allow))(?=\W|$)", re.I | re.M)
 # After facts: a plain first-person statement of practice ("we use goose to apply them", "we support the
@@ -113,7 +116,7 @@ _FIX = re.compile(r"\b(?:fixed\s+(?:it\s+)?by|the\s+fix\s+(?:was|is)|fix\s*:|i\s
                   r"asked|assumed|suspected|expected|hoped|wanted|needed|started|compared|measured|profiled|logged|printed|opened|"
                   r"listed|scanned|skimmed|glanced|counted|timed|followed|watched|parsed|used)\b)[a-z]{3,}ed)\b|"
                   r"the\s+solution\s+(?:was|is)|resolved\s+by)(?=\W|$)", re.I)
-_SYMPTOM = re.compile(r"\b(?:error|errors|(?-i:[A-Z]\w*Error)|fail(?:s|ed|ing)?|crash(?:es|ed|ing)?|exception|traceback|broken|hangs?|"
+_SYMPTOM = re.compile(r"\b(?:double[- ](?:book\w*|charg\w*|sen[dt]\w*|post\w*|pay\w*)|error|errors|(?-i:[A-Z]\w*Error)|fail(?:s|ed|ing)?|crash(?:es|ed|ing)?|exception|traceback|broken|hangs?|"
                       r"timed?\s*out|timeout|401|403|404|500|502|503|segfault|panic|leak|oom(?:s|ing|ed)?|out\s+of\s+memory|blank|slow|"
                       r"falls?\s+through|double[- ]counts?|wrong|stuck|freez\w*|flicker\w*|glitch\w*|bug|regress\w*|"
                       r"(?:doesn't|does\s+not|won't|can't|cannot|isn't)\s+(?:work|load|start|render|build|compile|connect)|not\s+working)\b", re.I)
@@ -154,7 +157,8 @@ def sentences(text: str) -> list[str]:
         for part in _SPLIT.split(line):
             part = _BOLD.sub("", _BULLET.sub("", part)).strip().strip("*").strip()
             if (part and not first and part[0].islower() and pieces and len(pieces[-1].split()) > 3 and pieces[-1][-1:] in ".!"
-                    and not _OPENER.match(part) and not _LAUGH.search(pieces[-1]) and not _KEY_START.match(part)):
+                    and not _OPENER.match(part) and not _LAUGH.search(pieces[-1]) and not _KEY_START.match(part)
+                    and not part.endswith(":")):
                 pieces[-1] += " " + part
             elif part:
                 pieces.append(part)
@@ -251,7 +255,8 @@ def from_user(msg: Message, body: str, options: dict[str, str] | None = None) ->
 _SPECIFIC = re.compile(r"`[^`]+`|\d|://|\b[\w-]+/[\w./-]+|\b[a-z][\w-]*\.[a-z]{2,}\b|\b[A-Z]{2,}[A-Z0-9_]*\b|"
                        r"\b[a-z]+-[a-z0-9]+(?:-[a-z0-9]+)*\b|\b[a-z]+[A-Z]\w*|\b[A-Z][a-z]+[A-Z]\w*")
 _STATEMENT = re.compile(r"\b(?:is|are|go|goes|come|comes|live|lives|uses?|runs?|has|have|needs?|takes?|sits?|holds?|points?|"
-                        r"lands?|stays?|belongs?|expects?|means?)\b", re.I)
+                        r"lands?|stays?|belongs?|expects?|means?|sends?|keeps?|stores?|writes?|reads?|pulls?|pushes|syncs?|"
+                        r"calls?|returns?|lasts?|expires?|refreshes|rotates?)\b", re.I)
 _TASK = re.compile(r"^(?:please\s+|pls\s+)?(?:can|could|would|will)\s+you\b|^(?:please\s+|pls\s+)?(?:fix|add|make|run|check|look|"
                    r"update|change|remove|delete|write|create|show|tell|explain|help|try|find|open|install|implement|refactor|rename|"
                    r"move|copy|test|build|deploy|push|commit|merge|review|investigate|debug|scaffold|set|put|give|read|print|list|do|"

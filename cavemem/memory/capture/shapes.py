@@ -170,7 +170,7 @@ def durable(cand: Candidate) -> Candidate | None:
     the choice it states is still open or it reports a problem. Explicit requests and bug fixes stay as written."""
     if cand.capture_kind in ("explicit", "bugfix"):
         return cand
-    if cand.capture_kind != "decision" and (_UNDECIDED.search(cand.text) or _REPORT.match(cand.text)):
+    if cand.capture_kind != "decision" and (_UNDECIDED.search(cand.text) or _REPORT.match(cand.text) or asides.is_intro(cand.text)):
         return None
     if cand.replaces is None and cand.capture_kind in ("fact", "preference"):
         cand = replace(cand, replaces=replaced_word(cand.text))  # "we use pnpm now, npm was too slow"

@@ -41,11 +41,11 @@ _QTY = re.compile(r"\b(?P<v>\d+(?:[.,]\d+)?)\s?(?P<u>[kmg]?hz|[kmgt]i?b|ms|kbps|
                   r"yen|jpy|eur|euros?|usd|dollars?|gbp|kes|inr|rupees?|baht|vnd|brl|reais|pln|chf|sek|nok|dkk|"
                   r"attempts|retries|tries|replicas|workers|threads|shards|partitions|instances|pods|dynos)\b", re.I)  # amounts and counts too
 # durations ("horizon 8 weeks", "retention 30 days"), the unit made singular so "1 week" and "2 weeks" are one type
-_DURATION = re.compile(r"\b(?P<v>\d+(?:[.,]\d+)?)\s?(?P<u>week|day|hour|month|minute|year)s?\b|"
+_DURATION = re.compile(r"\b(?P<v>\d+(?:[.,]\d+)?)\s?(?P<u>week|day|hour|month|minute|second|year)s?\b|"
                        r"\b(?P<v2>\d+)(?P<u2>[dhwy]|mo|min)\b", re.I)  # "15d local, 400d in thanos": the unit abbreviated
 _NUMBERS = {w: str(i) for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())}
 _NUMBER_WORD = re.compile(r"\b(" + "|".join(_NUMBERS) + r")(?=\s+(?:minute|hour|day|week|month|year)s?\b)", re.I)
-_MINUTES = {"minute": 1, "hour": 60, "day": 1440, "week": 10080, "month": 43200, "year": 525600}
+_MINUTES = {"second": 1 / 60, "minute": 1, "hour": 60, "day": 1440, "week": 10080, "month": 43200, "year": 525600}
 _UNIT = {"d": "day", "h": "hour", "w": "week", "y": "year", "mo": "month", "min": "minute"}
 # a cloud region ("aws eu-west-1", "us-central1", "europe-west4"): one value a project moves between
 _REGION = re.compile(r"\b(?:(?:us|eu|ap|sa|ca|me|af|il|cn)-(?:gov-)?(?:north|south|east|west|central|northeast|southeast|northwest|"
