@@ -278,3 +278,31 @@ def test_substrings_of_many_words_in_one_round_trip_match_sqlite(pg_url, tmp_pat
             if len(one) < 7:  # all of them: the same rows as SQLite's trigram index (which orders a capped list its own way)
                 assert set(one) == set(lite.store.substring_candidates(n, where, 7)), n
     assert many["gw3"] and many["s4"] and "nothing-like-this" not in many
+
+
+def test_a_small_projects_substrings_read_its_rows_and_find_what_the_trigram_index_finds(pg_url, tmp_path, monkeypatch):
+    """A project under LARGE_SCOPE rows is searched by reading its texts (a big project beside it
+    no longer makes the trigram doclists long): the rows the trigram path finds, and the rows
+    PostgreSQL finds."""
+    from cavemem.memory import fts
+    from cavemem.memory.model import Filter
+
+    lines = _lines(600)
+    lite, pg = Memory(str(tmp_path / "m.db"), cwd=str(tmp_path)), Memory(pg_url, cwd=str(tmp_path))
+    lite.import_lines(lines)
+    pg.import_lines(lines)
+    needles = ["gw3", "ngress", "STEN", "s4", "port 81", "nothing-like-this", "REDACTED"]
+    for where in (Filter(projects=("p1",)), Filter(projects=("p0", "p2"), current_only=False)):
+        for k in (5, 400):
+            lite.store._scopes.clear()
+            scanned = {n: lite.store.substring_candidates(n, where, k) for n in needles}
+            monkeypatch.setattr(fts, "LARGE_SCOPE", 1)  # every project is large: the trigram path
+            lite.store._scopes.clear()
+            indexed = {n: lite.store.substring_candidates(n, where, k) for n in needles}
+            monkeypatch.setattr(fts, "LARGE_SCOPE", 5_000)
+            for n in needles:
+                everything = set(lite.store.substring_candidates(n, where, 10_000))
+                assert len(scanned[n]) == len(indexed[n]) and set(scanned[n]) <= everything, (where, k, n)
+                if len(scanned[n]) < k:  # not capped: the same rows (a capped list is in no defined order)
+                    assert set(scanned[n]) == set(indexed[n]) == set(pg.store.substring_candidates(n, where, k)), n
+    assert scanned["gw3"] and scanned["REDACTED"] and not scanned["nothing-like-this"]
