@@ -74,3 +74,13 @@ def test_seconds_are_durations_and_a_list_header_is_not_glued_to_the_sentence_be
 def test_an_introduction_inside_a_list_or_topic_line_is_not_stored():
     assert _texts(("u", "> **ana** quaywise = the booking web app for the ferry line\n> **ana** vue 3 + vite")) == ["Vue 3 + vite."]
     assert _texts(("u", "Ctx: ledgerline = our internal billing platform.")) == []
+
+
+def test_the_assistants_restatement_of_a_message_no_rule_read_is_kept():
+    got = extract.extract(_msgs(("u", "calendario de google por cada barbero, es la verdad, nada de tabla propia"),
+                                ("a", "Understood: one Google Calendar per barber is the source of truth; no bookings table.")))
+    assert [(c.text, c.confidence) for c in got] == [("One Google Calendar per barber is the source of truth; no bookings table.", 0.6)]
+    # not when the rules read the user's message, nor when the restatement shares no word with it
+    assert _texts(("u", "we use Postgres 16 for everything"), ("a", "Understood: Postgres 16 is the database for everything.")) == [
+        "We use Postgres 16 for everything."]
+    assert _texts(("u", "hmm"), ("a", "Got it: the deploy runs from the release branch only.")) == []

@@ -8,6 +8,7 @@ Why apart from :mod:`.extract`: these read two messages together, so they keep a
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from . import asides
 from .extract import _ACK, _CHATTER, _FIX, Candidate, _decision_entity, _finish, sentences, strip_lead
@@ -155,6 +156,21 @@ def restated(msg: Message, body: str, pick: Candidate) -> Candidate | None:
     from .shapes import replaced_word
 
     return Candidate(_finish(rest[:1].upper() + rest[1:]), "decision", "decision", 0.7, msg.uuid, pick.entity, replaced_word(rest))
+
+
+def understood(msg: Message, body: str, unread: str | None) -> list[Candidate]:
+    """The assistant's "Understood: Route 53 for DNS, AWS WAF on the ALB" right after a user message the rules
+    could not read (terse, another language, a reversal): the restatement, read by the same rules, at lower
+    confidence — kept only when it shares words with what the user said."""
+    first = next(iter(sentences(body)), "")
+    m = _OK_THEN.match(first) if unread else None
+    rest = m.group("rest").strip() if m else ""
+    if not rest or rest.endswith("?") or _TENTATIVE.search(rest) or not _content(rest) & _content(unread or ""):
+        return []
+    from .extract import from_user
+
+    return [replace(c, confidence=min(c.confidence, 0.6)) for c in from_user(msg, rest[:1].upper() + rest[1:])
+            if c.capture_kind != "explicit"]
 
 
 def _content(text: str) -> set[str]:

@@ -409,6 +409,7 @@ def extract(messages: list[Message], last_symptom: str | None = None) -> list[Ca
     asked, pending = False, []  # the user's last message was a question; assistant facts awaiting a "yes"
     fact_asked = False
     question, last_fact, problem, offer, pick = None, None, None, None, None  # offer: the choice the assistant asked the user to make
+    unread = None  # the user's last message, when no rule read anything in it
     for msg in messages:
         if not msg.text.strip():
             continue
@@ -434,13 +435,15 @@ def extract(messages: list[Message], last_symptom: str | None = None) -> list[Ca
             asked = body.rstrip().endswith("?")
             fact_asked = asked and bool(_FACT_QUESTION.match((sentences(body) or [body])[-1]))
             question = dialogue.alternatives(body) if asked else None
+            unread = body if not (said or extra or asked) else None
         elif msg.type == "assistant":
             options = options_of(body) or options
             offer = dialogue.offered(body) or offer
             again = dialogue.restated(msg, body, pick) if pick is not None else None
             if again:  # "OK: services now raise domain errors …" says what "the second one" picked
                 out[out.index(pick)] = again
-            pick = None
+            out.extend([] if again else dialogue.understood(msg, body, unread))  # "Understood: …" says what the user meant
+            pick, unread = None, None
             found = from_assistant(msg, body, symptom or problem)  # a diagnosis answers the user's last message
             if any(c.capture_kind == "bugfix" for c in found):
                 symptom = None
