@@ -19,7 +19,11 @@ import re
 
 # the first word is a path or a file name: "src/sync/queue.ts queues …", "db/migrations/ holds …",
 # ".golangci.yml configures …" (not a URL, and not a library named like a file: "Node.js 20 is …")
-FILE_NAME = re.compile(r"\.?[\w\-]+(?:\.[\w\-]+)*\.[a-z]{1,5}")
+# (and not a dotted setting: "max.message.bytes raised to 4 MB" names no file)
+_EXT = ("py|pyi|rs|go|ts|tsx|js|jsx|mjs|cjs|rb|java|kt|kts|swift|c|h|cc|cpp|hpp|cs|php|sh|bash|zsh|ps1|sql|proto|"
+        "json|jsonc|yml|yaml|toml|ini|cfg|conf|env|lock|xml|html|css|scss|md|rst|txt|csv|ipynb|tf|hcl|gradle|dart|lua|"
+        "vue|svelte|ex|exs|erl|hs|ml|scala|clj|r|jl|zig|nim|wgsl|glsl|hlsl|ftl|mod|sum|cfg|spec|plist|pbxproj|dockerfile")
+FILE_NAME = re.compile(r"\.?[\w\-]+(?:\.[\w\-]+)*\.(?:" + _EXT + r")", re.IGNORECASE)
 LIBRARY_NAME = re.compile(r"[A-Z][\w\-]*\.js")
 ASKS_LOCATION = re.compile(
     r"\b(?:files?|where|wherever|modules?|paths?|director(?:y|ies)|folders?|scripts?|code|defined|defines|"
