@@ -72,3 +72,11 @@ def test_the_update_still_supersedes_once_the_reason_is_cut(mem):
     new = store_candidate(mem, later[0], "p", "s2")
     assert new["status"] == "superseded" and new["supersedes"] == old["id"]
     assert mem.show(new["id"]).text == "We stop with Twilio, the reminders go by WhatsApp now."
+
+
+def test_a_password_value_is_never_stored_whatever_rule_reads_it():
+    got = extract.extract(_msgs(("u", "the login fails for user admin with password Hunter2024x on staging"),
+                                ("a", "The login fails because the staging seed hashes with md5 while the app checks bcrypt. "
+                                      "I fixed it by re-seeding the users with bcrypt hashes.")))
+    assert [c.capture_kind for c in got] == ["bugfix"]
+    assert "Hunter2024x" not in got[0].text and "password [REDACTED] on staging" in got[0].text

@@ -162,12 +162,18 @@ _REPORT = re.compile(r"^\W*(?:(?:the\s+|one\s+|a\s+)?(?:strange|weird|odd|funny|
 _GRUMBLE_PARTS = re.compile(r"(?:,|;|(?<=[.!?])|\s+but|\s+and)\s+", re.I)
 
 
+# a password / key value: letters and digits mixed, 8+ characters, no path or dotted name ("tq-8841-walnut-Fog")
+_SECRET_LIKE = re.compile(r"(?<![\w./-])(?=[\w+=-]*\d)(?=[\w+=-]*[A-Za-z])[\w+=-]{8,}(?![\w./-])")
 _CONTRACTED = re.compile(r"(?<=\w)'s\b")  # "that's the policy" is "that": about the turn
 
 
 def durable(cand: Candidate) -> Candidate | None:
     """``cand`` without the clauses that say how someone feels; None when nothing specific is left,
     the choice it states is still open or it reports a problem. Explicit requests and bug fixes stay as written."""
+    if cand.capture_kind != "explicit" and _CREDENTIAL.search(cand.text) and _SECRET_LIKE.search(cand.text):
+        if cand.capture_kind != "bugfix":  # a credential word beside a token that looks like its value: never stored
+            return None
+        cand = replace(cand, text=_SECRET_LIKE.sub("[REDACTED]", cand.text))  # a bug fix keeps its story, not the value
     if cand.capture_kind in ("explicit", "bugfix"):
         return cand
     if cand.capture_kind != "decision" and (_UNDECIDED.search(cand.text) or _REPORT.match(cand.text) or asides.is_intro(cand.text)):
