@@ -101,3 +101,32 @@ def test_folds_round_trip_through_the_engine():
             assert engine.retrieve(res.recovery_handle) == src
     finally:
         engine.close()
+
+
+def _charmap() -> bytes:
+    """The shape of CPython's encodings/cp860.py: a dict and a string table, one entry a line."""
+    rows = "".join(f"    0x{i:04x}: 0x{i + 64:04x},     #  CHARACTER {i}\n" for i in range(128, 160))
+    strings = "".join(f"    '\\x{i:02x}'     #  0x{i:04x} -> CONTROL {i}\n" for i in range(40))
+    return (
+        "import codecs\n\ndef getregentry():\n    return codecs.CodecInfo(name='cp860')\n\n"
+        f"decoding_map = codecs.make_identity_dict(range(256))\ndecoding_map.update({{\n{rows}}})\n\n"
+        f"decoding_table = (\n{strings})\n"
+    ).encode()
+
+
+def test_long_literal_tables_keep_first_and_last_rows():
+    src = _charmap()
+    out = CodeCompressor().compress(src)
+    assert out is not None
+    text = out.decode()
+    assert "    # caveman: 24 table rows elided\n    0x009e: 0x00de," in text
+    assert "    # caveman: 32 table rows elided\n    '\\x26'" in text
+    assert "0x0085: 0x00c5," in text and "0x0086" not in text and "0x009f: 0x00df," in text
+    assert "def getregentry():" in text and "decoding_map.update({" in text
+
+
+def test_short_tables_and_multi_line_elements_stay():
+    rows = "".join(f"    ({i},\n     {i + 1}),\n" for i in range(40))  # each element spans two lines
+    src = f"import os\n\nPAIRS = [\n{rows}]\nSMALL = [\n" + "".join(f"    {i},\n" for i in range(10)) + "]\n"
+    out = CodeCompressor().compress(src.encode())
+    assert out is None or b"table rows elided" not in out

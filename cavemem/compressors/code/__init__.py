@@ -5,7 +5,8 @@ Signatures, imports, type declarations and comments stay; each outermost functio
 Ruby, ``{ ... }`` in Perl, ``{ : ...; }`` in shell; make recipes become one comment line). Tcl,
 CMake, Vim script and SQL scripts, which no grammar wheel reads, get a line-shape outline
 (``outline``). C/C++ function-like macros over several lines lose their replacement list, and
-runs of Python ``@overload`` signatures keep their first (``overloads``). The exact original is one ``retrieve`` away. tree_sitter and the grammar wheels
+runs of Python ``@overload`` signatures keep their first (``overloads``), and long literal
+tables their first and last rows (``tables``). The exact original is one ``retrieve`` away. tree_sitter and the grammar wheels
 are imported only when a code payload is compressed.
 """
 

@@ -19,6 +19,7 @@ from .languages import BRACE_ELISION, COMMENT_TYPES, LANGUAGES, MACRO_ELISION, P
 from .overloads import overload_replacements
 from .parse_errors import ErrorMap, ErrorSpan, error_spans, no_new_errors
 from .strings import STRING_TYPES, string_replacements
+from .tables import TABLE_TYPES, table_replacements
 
 # Directive comments survive comment removal (build constraints, cgo exports, TS references).
 DIRECTIVE_PREFIXES = (b"//go:", b"// +build", b"//+build", b"//export ", b"///")
@@ -60,14 +61,15 @@ def _query(lang_name: str, kind: str, types: tuple[str, ...], pattern: str):
 
 def _scan(spec: LanguageSpec, root) -> dict[str, list]:
     """Functions (``fn``), nested-definition candidates (``d``), string literals (``s``),
-    function-like macros (``m``) and decorated definitions (``o``) under ``root`` in one
-    tree-sitter pass (one query), each sorted by start."""
+    function-like macros (``m``), decorated definitions (``o``) and literal tables (``t``)
+    under ``root`` in one tree-sitter pass (one query), each sorted by start."""
     key = (spec.name, "scan")
     if key not in _queries:
         import tree_sitter
 
         language = load_language(spec.name)
-        groups = [("fn", spec.functions), ("d", spec.definitions), ("s", STRING_TYPES.get(spec.name, ())), ("m", spec.macros), ("o", spec.overloads)]
+        groups = [("fn", spec.functions), ("d", spec.definitions), ("s", STRING_TYPES.get(spec.name, ())), ("m", spec.macros), ("o", spec.overloads),
+                  ("t", TABLE_TYPES.get(spec.name, ()))]
         patterns = []
         for name, types in groups:
             present = [t for t in types if language.id_for_node_kind(t, True)]
@@ -78,7 +80,7 @@ def _scan(spec: LanguageSpec, root) -> dict[str, list]:
             _queries[key] = query
     query = _queries[key]
     found = {} if query is None else tree_sitter_captures(query, root)
-    return {name: sorted(found.get(name, []), key=lambda n: (n.start_byte, -n.end_byte)) for name in ("fn", "d", "s", "m", "o")}
+    return {name: sorted(found.get(name, []), key=lambda n: (n.start_byte, -n.end_byte)) for name in ("fn", "d", "s", "m", "o", "t")}
 
 
 def tree_sitter_captures(query, root) -> dict:
@@ -321,6 +323,7 @@ def elide_tree(
         replacements = body_replacements(spec, src, root, error_map, scan)
         replacements += macro_replacements(src, scan["m"])
         replacements += overload_replacements(src, scan["o"])
+        replacements += table_replacements(lang_name, src, scan["t"])
         replacements += string_replacements(src, scan["s"])
         if options.remove_comments:
             replacements += comment_replacements(spec, src, root)
