@@ -13,11 +13,16 @@ from __future__ import annotations
 
 import re
 
+from .tables import FILE_MODE
+
 # comment leads of these languages: ``#`` (most), ``;`` (INI-like), ``!`` (keepalived), ``//`` (BIND)
 _COMMENT = ("#", ";", "!", "//")
 # the line's first token: a keyword, ``$Keyword`` (rsyslog), ``.ifdef`` (exim), ``&Attr`` (FreeRADIUS), a selector
 # (``kern.*``, ``*.*;auth.none``) or a ``<Section ...>`` / ``</Section>`` tag
-_HEAD = re.compile(r"(?:</?[A-Za-z][\w.:-]*(?:[ \t][^<>]*)?>|[$.&]?[A-Za-z_*][\w.*,;:/!@$+=-]*)(?=[ \t]|$)")
+# ``-m 64`` (memcached's option-per-line file; not an ``ls -l`` row's ``-rw-r--r--``)
+_HEAD = re.compile(rf"(?!{FILE_MODE})(?:</?[A-Za-z][\w.:-]*(?:[ \t][^<>]*)?>|(?:--?|[$.&])?[A-Za-z_*][\w.*,;:/!@$+=-]*)(?=[ \t]|$)")
+# a comment after a setting (``register 0 ; not a real host``, ``port 80 # default``): a space, the lead, a space
+_INLINE_COMMENT = re.compile(r"[ \t]+[;#](?:[ \t].*)?$")
 _BRACES = re.compile(r"[{}][ \t]*;?")
 # a value in an argument: a digit, a path or address sign, a ``$var``, a quote, ``=``, ``*``, a
 # CONSTANT, a ``;``/``{`` line end
@@ -27,7 +32,8 @@ _STATEMENT = re.compile(
     r"|echo|print|var|let|const|package|func|my|sub|proc|begin|end|try|catch"
     r"|CREATE|ALTER|INSERT|SELECT|UPDATE|DELETE|DROP|GRANT|RETURNS|LANGUAGE|AS|BEGIN|COMMIT|WITH|FROM|WHERE)\b"
 )
-_OPERATOR = re.compile(r"==|!=|&&|\|\||\+=|->|::[A-Za-z_]|\(\);|\+\+|[ \t]\|[ \t]")  # ``[::1]`` is an address; `` | `` a pipe
+# ``[::1]`` is an address, ``Mail::SpamAssassin::Plugin`` a Perl module's name (not ``std::string``, ``Vec::new(``); `` | `` a pipe
+_OPERATOR = re.compile(r"==|!=|&&|\|\||\+=|->|::[a-z_]|::[A-Z]\w*\(|\(\);|\+\+|[ \t]\|[ \t]")
 _CALL = re.compile(r"\b\w+\(")
 # English function words: arguments are values, prose is built of these (not ``on``, ``from``,
 # ``all``: ``IgnoreHidden on``, ``Allow from all`` are settings)
@@ -44,18 +50,19 @@ def directive_file(text: str) -> bool:
     """True when ``text`` is a directive-style configuration file (see the module docstring):
     9 in 10 body lines directive-shaped, a third of them with arguments, half of those with a
     value and at most 1 in 5 with English function words (``the``, ``of``) outside quotes; at
-    most 1 in 10 lines sentences, 1 in 8 statement words (``case X {`` in a
-    FreeRADIUS block), 1 in 20 operators, 1 in 5 calls; not a
-    table. A shipped default that is nearly all comments (12 or more, three per body line) needs
-    one directive line; any other file eight."""
+    most 1 in 10 lines sentences (a short file counts as ten lines), 1 in 8 statement words
+    (``case X {`` in a FreeRADIUS block), 1 in 20 operators, 1 in 5 calls; not a table, unless
+    comments outnumber its rows (Postfix's ``master.cf``: a program prints no comments). A
+    shipped default that is nearly all comments (12 or more, three per body line) needs one
+    directive line; any other file eight. Comments after a setting are no part of it."""
     body, comments = _body_lines(text[: 1 << 16])  # the first 64 KiB, as detection's other readers
     n = len(body)
     if not (n >= 8 or (n >= 1 and comments >= 12 and comments >= 3 * n)) or text.startswith("#!"):
         return False
     v = _votes(body)
     return v is not None and (v["shaped"] * 10 >= n * 9 and v["args"] * 3 >= v["shaped"] and v["valued"] * 2 >= v["args"]
-            and v["worded"] * 5 <= v["args"] and v["sentences"] * 10 <= n and v["statements"] * 8 <= n
-            and v["operators"] * 20 <= n and v["calls"] * 5 <= n and not _table(body))
+            and v["worded"] * 5 <= v["args"] and v["sentences"] * 10 <= max(n, 10) and v["statements"] * 8 <= n
+            and v["operators"] * 20 <= n and v["calls"] * 5 <= n and not (comments < n and _table(body)))
 
 
 def _body_lines(text: str) -> tuple[list[str], int]:
@@ -70,7 +77,7 @@ def _body_lines(text: str) -> tuple[list[str], int]:
         if line.startswith(_COMMENT):
             comments += 1
         elif not joined:
-            body.append(line)
+            body.append(_INLINE_COMMENT.sub("", line))
         joined = line.endswith("\\")
     return body, comments
 
@@ -80,7 +87,9 @@ def _votes(body: list[str]) -> dict[str, int] | None:
     than one line in ten is not directive-shaped (the verdict is certain: prose stops early)."""
     v = dict.fromkeys(("shaped", "args", "valued", "worded", "sentences", "statements", "operators", "calls"), 0)
     allowed = len(body) // 10
+    depth = 0  # brace blocks open: inside one, ``key: value`` is a setting (corosync), not YAML
     for seen, line in enumerate(body, 1):
+        depth = max(depth - line.startswith("}"), 0) + line.endswith("{")
         if seen - v["shaped"] > allowed + 1:  # the line before this one was the miss too many
             return None
         v["sentences"] += _sentence(line.split())
@@ -92,8 +101,8 @@ def _votes(body: list[str]) -> dict[str, int] | None:
             v["shaped"] += 1
             continue
         head = _HEAD.match(line)
-        if head is None or head.group().endswith(":") or not any(ch.isalpha() for ch in head.group()):  # ``key:`` is YAML
-            continue
+        if head is None or head.group().endswith(":") and not depth or not any(ch.isalpha() for ch in head.group()):
+            continue  # ``key:`` outside braces is YAML
         v["shaped"] += 1
         rest = line[head.end():].strip()
         if rest:

@@ -111,7 +111,9 @@ def looks_program_table(data: bytes) -> bool:
     return _boxed(lines) or _ruled(lines) or _aligned(lines) or _commented_tsv(lines)
 
 
-_OPTION_ROW = re.compile(r"[\t ]*--?[A-Za-z\[]")
+# a file mode opening an ``ls -l`` row (``-rwxr-xr-x``, ``drwxr-sr-x``): no option flag
+FILE_MODE = r"[-dlcbps][r-][w-][xsS-][r-][w-][xsS-][r-][w-][xtT-]"
+_OPTION_ROW = re.compile(rf"[\t ]*(?!{FILE_MODE})--?[A-Za-z\[]")
 
 
 def _option_list(lines: list[str]) -> bool:
@@ -145,8 +147,12 @@ def _ruled(lines: list[str]) -> bool:
 
 def _aligned(lines: list[str]) -> bool:
     """``ps``/``df``/``ss`` style: a header of word cells, then rows that share at least two
-    blank gutters with it, with text on both sides of each gutter in nearly every row."""
-    header, rows = lines[0], lines[1:200]
+    blank gutters with it, with text on both sides of each gutter in nearly every row. The header
+    may follow a title line or two (``readelf -s``: ``Symbol table '.dynsym' contains 9 entries:``)."""
+    return any(_aligned_under(lines[i], lines[i + 1 : i + 200]) for i in range(3))
+
+
+def _aligned_under(header: str, rows: list[str]) -> bool:
     cells = header.split()
     if len(cells) < 3 or not all(_HEADER_CELL.fullmatch(c) for c in cells):
         return False
