@@ -111,6 +111,10 @@ def test_the_query_graph_is_built_once_and_read_by_later_processes(cache):
     assert later.query_prepacked
     assert np.array_equal(np.vstack([later._embed_batch([later._tokenizer.encode(t, 256)], later._query)[0] for t in TEXTS]), built)
     assert (folder / graph_cache.GRAPH).stat().st_mtime_ns == stamp  # read, not rebuilt
+    pinned = Embedder(quick_runs=10**9)  # the warm recall process: float session quick, questions prepacked
+    pinned.prepack_queries()
+    assert pinned.query_prepacked and not pinned.optimised
+    assert np.array_equal(np.vstack([pinned.embed_one(t) for t in TEXTS]), quick) and pinned.query_prepacked
 
 
 def test_a_query_graph_that_cannot_be_built_leaves_questions_to_the_float_session(cache, monkeypatch):

@@ -263,6 +263,17 @@ class Embedder:
             self.query_runs += 1
             return self._query or None
 
+    def prepack_queries(self) -> None:
+        """Open the query session prepacked now, whatever ``quick_runs`` says: the warm recall
+        process keeps the float session quick (a one-shot process's bytes), and the int8 graph
+        gives the same vectors either way (its only prepacked kernels are integer products)."""
+        self.load()
+        with self._lock:
+            if self._query is None or (self._query is not False and not self.query_prepacked):
+                self._query = None
+                self._query = self._open_query(True) or False
+                self.query_prepacked = self._query is not False
+
     def _open_query(self, prepack: bool):
         ort = self._ort
         if self._cached is None:

@@ -71,7 +71,7 @@ def warm_up() -> None:
         encoder = embed.encoder()
         encoder.quick_runs = sys.maxsize
         encoder.embed(["warm up"])
-        encoder.embed_one("warm up")  # the questions' int8 session (quick too: a one-shot process's bytes)
+        encoder.prepack_queries()  # the questions' int8 session: the same bytes prepacked, ~1.5 ms less a question
     except Exception:  # noqa: BLE001 - the model fails the same way in the request, which reports it
         pass
 
