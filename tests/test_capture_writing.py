@@ -84,3 +84,14 @@ def test_the_assistants_restatement_of_a_message_no_rule_read_is_kept():
     assert _texts(("u", "we use Postgres 16 for everything"), ("a", "Understood: Postgres 16 is the database for everything.")) == [
         "We use Postgres 16 for everything."]
     assert _texts(("u", "hmm"), ("a", "Got it: the deploy runs from the release branch only.")) == []
+
+
+def test_a_diagnosis_said_as_a_consequence_or_as_what_the_crash_is():
+    got = extract.extract(_msgs(("u", "the export crashes on big projects"),
+                                ("a", "The export crash is the PDF writer running out of file handles: each page opens the font again. "
+                                      "I now load the font once per document.")))
+    assert [c.capture_kind for c in got] == ["bugfix"]
+    got = extract.extract(_msgs(("u", "Another problem: when two admins approve the same refund at once, it is paid twice."),
+                                ("a", "Both approvals read the refund as pending before either one wrote, so both payouts went out. "
+                                      "I added a row lock with `select_for_update` on the refund.")))
+    assert [c.capture_kind for c in got] == ["bugfix"] and "select_for_update" in got[0].text

@@ -118,7 +118,7 @@ _FIX = re.compile(r"\b(?:fixed\s+(?:it\s+)?by|the\s+fix\s+(?:was|is)|fix\s*:|i\s
                   r"the\s+solution\s+(?:was|is)|resolved\s+by)(?=\W|$)", re.I)
 _SYMPTOM = re.compile(r"\b(?:double[- ](?:book\w*|charg\w*|sen[dt]\w*|post\w*|pay\w*)|error|errors|(?-i:[A-Z]\w*Error)|fail(?:s|ed|ing)?|crash(?:es|ed|ing)?|exception|traceback|broken|hangs?|"
                       r"timed?\s*out|timeout|401|403|404|500|502|503|segfault|panic|leak|oom(?:s|ing|ed)?|out\s+of\s+memory|blank|slow|"
-                      r"falls?\s+through|double[- ]counts?|wrong|stuck|freez\w*|flicker\w*|glitch\w*|bug|regress\w*|"
+                      r"falls?\s+through|double[- ]counts?|problem|wrong|stuck|freez\w*|flicker\w*|glitch\w*|bug|regress\w*|"
                       r"(?:doesn't|does\s+not|won't|can't|cannot|isn't)\s+(?:work|load|start|render|build|compile|connect)|not\s+working)\b", re.I)
 _CREDENTIAL = re.compile(r"\b(?:pas{1,2}w(?:or|ro|o|r)?d|passwd|pwd|passphrase|secret|token|api[\s_-]?key|credentials?|creds|pw)\b|"
                          r"\b(?:secret|access|private|stripe|ssh|deploy)[\s_-]?key\b|\bkey\s*(?:is|:|=|for)\s|://[^/\s:@]+:[^@\s]+@", re.I)
@@ -328,7 +328,10 @@ def facts_in(msg: Message, sentence: str, confidence: float) -> list[Candidate]:
 # A diagnosis said as an explanation: "the crash happens because …", "the OOM comes from …", "orders are lost
 # because …" — a cause only beside a symptom (in the sentence or in the user's problem) and a fix.
 _BECAUSE = re.compile(r"\b(?:because|comes?\s+from|came\s+from|is\s+due\s+to|are\s+due\s+to|happens?\s+(?:when|because)|"
-                      r"means\s+the\s+\w+\s+(?:was|is|has)|the\s+reason\s+(?:is|was))\b", re.I)
+                      r"means\s+the\s+\w+\s+(?:was|is|has)|the\s+reason\s+(?:is|was)|"
+                      # a consequence ("…, so the view dangles") or "the crash is Discord rejecting the embed"
+                      r",\s+so\s+(?:the\s+|both\s+|every\s+|each\s+|all\s+)?\w+(?:\s+\w+)?\s+(?:\w+ed|\w+s|went|got|ran|never|is|are|was|were)|"
+                      r"(?:crash|error|failure|bug|problem|timeout|leak|hang)\s+(?:is|was)\s+(?:\w+\s+){0,3}\w+ing)\b", re.I)
 _FIX_NOW = re.compile(r"^\W*i\s+now\s+(?!see|think|know|get|understand|suspect)[a-z]+|^\W*now\s+(?:it|we|the\s+\w+)\s+(?!fails|crashes|breaks)\w+s\b", re.I)
 
 
