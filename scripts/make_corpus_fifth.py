@@ -74,16 +74,24 @@ PER_PATTERN = 2  # one package's many rule files (SpamAssassin, Icinga plugins) 
 def gen_config_fifth(c: Corpus) -> None:
     """Default configuration files of ~60 more Debian server packages, downloaded and unpacked
     (not installed); at most two files per glob, spread over its sizes, then n per class."""
+    unpacked_configs(c, SERVERS_FIFTH, CONFIG_GROUPS_FIFTH)
+
+
+def unpacked_configs(c: Corpus, packages: str, groups: dict, skip_listed: bool = False) -> None:
+    """Each group's files from ``packages`` (downloaded and unpacked in a temporary directory),
+    at most PER_PATTERN a glob; with ``skip_listed`` none the corpus already holds (by source path)."""
+    listed = {e["source"].split()[1] for e in c.entries if e["source"].startswith("file /")} if skip_listed else set()
     with tempfile.TemporaryDirectory() as d:
-        run(f"cd {d} && apt-get download {SERVERS_FIFTH} 2>/dev/null", shell=True, timeout=600)
+        run(f"cd {d} && apt-get download {packages} 2>/dev/null", shell=True, timeout=600)
         for deb in sorted(glob.glob(f"{d}/*.deb")):
             run(["dpkg-deb", "-x", deb, f"{d}/x"])
         root = f"{d}/x/"
         taken: set[str] = set()
-        for cls, (patterns, n) in CONFIG_GROUPS_FIFTH.items():
+        for cls, (patterns, n) in groups.items():
             paths = []
             for pat in patterns:
                 found = [p for p in glob.glob(root + pat) if p not in taken and os.path.isfile(p) and not os.path.islink(p)
+                         and "/" + p[len(root):] not in listed
                          and not p.endswith((".gz", ".md", ".rst")) and Path(p).read_bytes()[:2] != b"#!"]
                 paths += pick(found, PER_PATTERN)
             for p in pick(paths, n):
