@@ -48,8 +48,8 @@ def test_a_topic_line_is_updated_by_a_later_setting_of_the_same_subject(tmp_path
 
 
 def test_how_people_feel_an_open_choice_and_a_problem_report_are_not_stored():
-    assert _texts(("u", "Lighthouse says 41 performance on mobile, marketing is unhappy.")) == [
-        "Lighthouse says 41 performance on mobile."]
+    assert _texts(("u", "We host on fly.io in ams, marketing is unhappy.")) == ["We host on fly.io in ams."]
+    assert _texts(("u", "Lighthouse says 41 performance on mobile, marketing is unhappy.")) == []  # a measurement of the moment
     assert _texts(("u", "We must choose how terminals talk to the API when internet is down in the shop.")) == []
     assert _texts(("u", "Problem: when a customer removes the gift wrap, the 300 yen line stays in the order.")) == []
     assert _texts(("u", "oh and we bumped to flutter 3.27 yesterday bc of a plugin")) == [

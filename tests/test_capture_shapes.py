@@ -67,7 +67,7 @@ def test_a_diagnosis_said_as_an_explanation_is_one_bug_fix_memory():
                                 ("a", "The duplicates happen because the POS retries the webhook and each retry inserts a row. "
                                       "I now insert with ON CONFLICT DO NOTHING on the POS order number.")))
     assert [(c.capture_kind, c.text) for c in got] == [(
-        "bugfix", "Symptom: orders show up twice on the kitchen screen when the wifi is flaky. Cause: The duplicates happen because "
+        "bugfix", "Symptom: Orders show up twice on the kitchen screen when the wifi is flaky. Cause: The duplicates happen because "
                   "the POS retries the webhook and each retry inserts a row. Fix: I now insert with ON CONFLICT DO NOTHING on the POS order number.")]
     # an explanation with "because" where nothing went wrong is no bug fix
     assert [c.capture_kind for c in extract.extract(_msgs(

@@ -95,3 +95,11 @@ def test_a_diagnosis_said_as_a_consequence_or_as_what_the_crash_is():
                                 ("a", "Both approvals read the refund as pending before either one wrote, so both payouts went out. "
                                       "I added a row lock with `select_for_update` on the refund.")))
     assert [c.capture_kind for c in got] == ["bugfix"] and "select_for_update" in got[0].text
+
+
+def test_a_failure_report_a_measurement_of_the_moment_and_a_diagnosis_are_no_facts():
+    assert _texts(("a", "One test fails: `test_refund_mail` expects a mail that never arrives.")) == []
+    assert _texts(("u", "Lighthouse says 38 performance on mobile, ugh.")) == []
+    assert _texts(("u", "The nightly import has been flaky for weeks.")) == []
+    assert _texts(("u", "errors: anyhow in the binary, thiserror in the library")) == [
+        "Errors: anyhow in the binary, thiserror in the library."]  # a topic that names a bug word is still a topic

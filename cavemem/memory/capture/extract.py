@@ -118,7 +118,7 @@ _FIX = re.compile(r"\b(?:fixed\s+(?:it\s+)?by|the\s+fix\s+(?:was|is)|fix\s*:|i\s
                   r"the\s+solution\s+(?:was|is)|resolved\s+by)(?=\W|$)", re.I)
 _SYMPTOM = re.compile(r"\b(?:double[- ](?:book\w*|charg\w*|sen[dt]\w*|post\w*|pay\w*)|error|errors|(?-i:[A-Z]\w*Error)|fail(?:s|ed|ing)?|crash(?:es|ed|ing)?|exception|traceback|broken|hangs?|"
                       r"timed?\s*out|timeout|401|403|404|500|502|503|segfault|panic|leak|oom(?:s|ing|ed)?|out\s+of\s+memory|blank|slow|"
-                      r"falls?\s+through|double[- ]counts?|problem|wrong|stuck|freez\w*|flicker\w*|glitch\w*|bug|regress\w*|"
+                      r"falls?\s+through|double[- ]counts?|problem|flaky|wrong|stuck|freez\w*|flicker\w*|glitch\w*|bug|regress\w*|"
                       r"(?:doesn't|does\s+not|won't|can't|cannot|isn't)\s+(?:work|load|start|render|build|compile|connect)|not\s+working)\b", re.I)
 _CREDENTIAL = re.compile(r"\b(?:pas{1,2}w(?:or|ro|o|r)?d|passwd|pwd|passphrase|secret|token|api[\s_-]?key|credentials?|creds|pw)\b|"
                          r"\b(?:secret|access|private|stripe|ssh|deploy)[\s_-]?key\b|\bkey\s*(?:is|:|=|for)\s|://[^/\s:@]+:[^@\s]+@", re.I)
@@ -265,8 +265,8 @@ _TASK = re.compile(r"^(?:please\s+|pls\s+)?(?:can|could|would|will)\s+you\b|^(?:
 
 # a status of this moment, not a durable fact: "tests took 12s, that's fine for now", "56 passed"
 _TRANSIENT = re.compile(r"\b(?:for\s+now|for\s+the\s+moment|at\s+the\s+moment|took\s+(?:about\s+)?\d|\d+\s+(?:passed|failed|skipped)\b|"
-                        r"this\s+(?:morning|afternoon|evening)|tonight|(?:all|this|last)\s+(?:week|day|night|month)\b)", re.I)
-_ROUGH = re.compile(r"\b(?:like|roughly|approximately|approx\.?|kinda|sort\s+of|more\s+or\s+less)\s+~?\d", re.I)  # an estimate of the moment
+                        r"this\s+(?:morning|afternoon|evening)|tonight|\b(?:says|shows|reports|gives)\s+(?:a\s+|an\s+)?~?\d|(?:all|this|last)\s+(?:week|day|night|month)\b)", re.I)
+_ROUGH = re.compile(r"\b(?:like|roughly|approximately|approx\.?|kinda|sort\s+of|more\s+or\s+less)\s+~?\d|(?<![\w~])~\s?\d", re.I)  # an estimate of the moment
 _BYE = re.compile(r"\b(?:going\s+to\s+bed|bye|good\s*night|see\s+you|cya|thanks|thank\s+you|thx)\b", re.I)
 # a question asking for a fact ("which export preset do we use?"), not for an opinion
 _FACT_QUESTION = re.compile(r"^\W*(?!what\s+do\s+you\s+think|should\b|would\b|could\b|can\s+you)(?:which|what|where|when|"
@@ -302,10 +302,13 @@ def statement(msg: Message, sentence: str, confidence: float = 0.5) -> list[Cand
     return [Candidate(_finish(sentence), "fact", "fact", confidence, msg.uuid)]
 
 
+_FAILING = re.compile(r"\b(?:fails?|failed|failing|crash\w*|broken|flaky)\b", re.I)  # "One test fails: …" is a report
+
+
 def _practice(msg: Message, sentence: str) -> list[Candidate]:
     """A topic line or a first-person statement of practice: a convention, scoped by its topic."""
     m = _TOPIC.match(sentence)
-    if m and not _NOT_TOPIC.search(m.group("topic")) and not _SYMPTOM.search(m.group("rest")):
+    if m and not _NOT_TOPIC.search(m.group("topic")) and not _SYMPTOM.search(m.group("rest")) and not _FAILING.search(m.group("topic")):
         entity = "decision:" + _subject(m.group("topic")) if _subject(m.group("topic")) else None
         return [Candidate(_finish(sentence), "preference", "preference", 0.7, msg.uuid, entity)]
     if _PRACTICE.search(sentence):
@@ -393,7 +396,8 @@ def assistant_facts(msg: Message, body: str) -> list[Candidate]:
     kept only when they answer the user's question or the user's next words confirm them."""
     out = []
     for s in sentences(_REMEMBER.sub(" ", body)):
-        if _CHATTER.match(s) or s.endswith("?") or _HEDGE.search(s) or _CREDENTIAL.search(s) or _CAUSE.search(s) or _FIX.search(s):
+        if (_CHATTER.match(s) or s.endswith("?") or _HEDGE.search(s) or _CREDENTIAL.search(s) or _CAUSE.search(s) or _FIX.search(s)
+                or (_BECAUSE.search(s) and (_SYMPTOM.search(s) or _WRONG.search(s)))):
             continue  # a cause or fix belongs to its bug-fix memory, not a fact of its own
         out.extend(facts_in(msg, s, 0.6))
     return out

@@ -98,11 +98,14 @@ def fact_of(sentence: str) -> tuple[str, str] | None:
         if m and m.group("subj").lower() not in _STOP and not m.group("subj")[0].isdigit():
             return f"version:{m.group('subj').lower()}", m.group("val")
     m = _COMMAND.search(sentence)
-    if m:
+    if m and not _FAILS.search(sentence.split("`", 1)[0]):  # "One test fails: `test_x` …" reports a failure, names no command
         purpose = _CMD_PURPOSE.search(sentence)
         key = purpose.group(1).lower() + (" " + purpose.group(2).lower() if purpose and purpose.group(2) else "")
         return f"command:{key}", m.group("val")
     return schedule_of(flat)
+
+
+_FAILS = re.compile(r"\b(?:fails?|failed|failing|crash\w*|broken|flaky|errors?\s+(?:in|on|at))\b", re.I)
 
 
 def schedule_of(sentence: str) -> tuple[str, str] | None:
