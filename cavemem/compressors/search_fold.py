@@ -41,7 +41,8 @@ def note(count: int, cr: str) -> str:
     return f"{ELISION_NOTE_PREFIX}the text of {count} hits shown as `N: \u2026`; caveman_retrieve gives it back \u2026{cr}"
 
 
-_CONTEXT_TAIL = re.compile(r"[0-9]+-")
+_CONTEXT_SEP = re.compile(r"-[0-9]+-")
+MAX_PATH_CHARS = 240  # as the hit shape's path
 
 
 def context_paths(lines: list[str], hits: list) -> list[str | None]:
@@ -52,8 +53,9 @@ def context_paths(lines: list[str], hits: list) -> list[str | None]:
     for end in [k for k, line in enumerate(lines) if line.rstrip("\r") == "--"] + [len(lines)]:
         paths = {hits[k].group(1) for k in range(start, end) if hits[k] is not None}
         for k in range(start, end) if paths else ():
-            if hits[k] is None:
-                out[k] = next((p for p in paths if lines[k].startswith(p + "-") and _CONTEXT_TAIL.match(lines[k], len(p) + 1)), None)
+            if hits[k] is None:  # each ``-N-`` of the line's head, tried as the end of a path (a set lookup)
+                heads = (lines[k][: m.start()] for m in _CONTEXT_SEP.finditer(lines[k], 0, MAX_PATH_CHARS + 12))
+                out[k] = next((p for p in heads if p in paths), None)
         start = end + 1
     return out
 
