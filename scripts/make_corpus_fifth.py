@@ -77,9 +77,10 @@ def gen_config_fifth(c: Corpus) -> None:
     unpacked_configs(c, SERVERS_FIFTH, CONFIG_GROUPS_FIFTH)
 
 
-def unpacked_configs(c: Corpus, packages: str, groups: dict, skip_listed: bool = False) -> None:
+def unpacked_configs(c: Corpus, packages: str, groups: dict, skip_listed: bool = False, per_pattern: int | None = PER_PATTERN) -> None:
     """Each group's files from ``packages`` (downloaded and unpacked in a temporary directory),
-    at most PER_PATTERN a glob; with ``skip_listed`` none the corpus already holds (by source path)."""
+    at most ``per_pattern`` a glob (None: all, as the fourth batch took them); with
+    ``skip_listed`` none the corpus already holds (by source path)."""
     listed = {e["source"].split()[1] for e in c.entries if e["source"].startswith("file /")} if skip_listed else set()
     with tempfile.TemporaryDirectory() as d:
         run(f"cd {d} && apt-get download {packages} 2>/dev/null", shell=True, timeout=600)
@@ -93,7 +94,7 @@ def unpacked_configs(c: Corpus, packages: str, groups: dict, skip_listed: bool =
                 found = [p for p in glob.glob(root + pat) if p not in taken and os.path.isfile(p) and not os.path.islink(p)
                          and "/" + p[len(root):] not in listed
                          and not p.endswith((".gz", ".md", ".rst")) and Path(p).read_bytes()[:2] != b"#!"]
-                paths += pick(found, PER_PATTERN)
+                paths += found if per_pattern is None else pick(found, per_pattern)
             for p in pick(paths, n):
                 taken.add(p)
                 rel = p[len(root):]

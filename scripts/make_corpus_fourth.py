@@ -14,12 +14,9 @@ sets: the ``Link requires a different Python`` lines). Nothing is written by han
 
 from __future__ import annotations
 
-import glob
-import os
 import tempfile
-from pathlib import Path
 
-from make_corpus import DEBIAN, OUTPUT, REPO, Corpus, pick, run, slug
+from make_corpus import OUTPUT, REPO, Corpus, run
 
 SERVERS = ("nginx-common apache2 redis-server postfix samba-common logrotate rsyslog haproxy supervisor "
            "unattended-upgrades chrony fail2ban lighttpd mariadb-common tor avahi-daemon mosquitto bind9 exim4-config "
@@ -61,20 +58,9 @@ CONFIG_GROUPS_MORE: dict[str, tuple[tuple[str, ...], int]] = {
 
 def _unpacked_configs(c: Corpus, packages: str, groups: dict) -> None:
     """Each group's files from ``packages`` downloaded and unpacked into a temporary directory."""
-    with tempfile.TemporaryDirectory() as d:
-        run(f"cd {d} && apt-get download {packages} 2>/dev/null", shell=True, timeout=600)
-        for deb in sorted(glob.glob(f"{d}/*.deb")):
-            run(["dpkg-deb", "-x", deb, f"{d}/x"])
-        root = f"{d}/x/"
-        taken: set[str] = set()
-        for cls, (patterns, n) in groups.items():
-            paths = [p for pat in patterns for p in glob.glob(root + pat) if p not in taken and os.path.isfile(p) and not os.path.islink(p)]
-            paths = [p for p in paths if not p.endswith((".gz", ".md", ".rst")) and Path(p).read_bytes()[:2] != b"#!"]  # scripts are code
-            for p in pick(paths, n):
-                taken.add(p)
-                rel = p[len(root):]
-                c.add("config", cls, f"deb-{slug(rel)[-60:]}", Path(p).read_bytes(),
-                      f"file /{rel} of its Debian package (apt-get download, dpkg-deb -x; not installed)", DEBIAN)
+    from make_corpus_fifth import unpacked_configs  # one unpacking for both batches; the fourth caps no glob
+
+    unpacked_configs(c, packages, groups, per_pattern=None)
 
 
 def gen_config_fourth(c: Corpus) -> None:
