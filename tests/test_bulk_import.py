@@ -13,6 +13,8 @@ from cavemem import Memory
 from cavemem.memory import transfer
 from cavemem.memory.store import bump_corpus, index_terms, insert_row
 
+from test_pg_bulk import _history  # restores of a supersession chain exported from another store
+
 NOW = "2024-06-01T00:00:00Z"
 CLOCK = datetime(2024, 6, 1, tzinfo=timezone.utc)
 
@@ -35,13 +37,6 @@ def _lines() -> list[str]:
         if i == 700:
             out.append("{broken")
     return out
-
-
-def _history(tmp_path) -> list[str]:
-    m = Memory(str(tmp_path / "history.db"), cwd=str(tmp_path))
-    a = m.remember("the nightly backup writes to bucket b1", project="proj0", at="2024-03-01T10:00:00Z")
-    m.supersede(a.id, "the nightly backup writes to bucket b2")
-    return list(m.export())
 
 
 def _per_row(m: Memory, lines: list[str]) -> dict:
@@ -91,8 +86,8 @@ def test_bulk_import_stores_what_one_row_at_a_time_stores(tmp_path, monkeypatch,
     assert a[0] == b[0]  # the export: every row, redacted text and metadata, history links
     assert not any("sk_live_" in line or "ghp_" in line or "pager pin" in line for line in b[0])
     assert a[1:] == b[1:]  # document frequencies, corpus counts, index bodies and scopes
-    for q in ("queue worker q7 drains", "bucket b2", "h3 seconds", "t16"):
-        ha = ref.recall(q, project="proj1", now=NOW)["hits"]
-        hb = bulk.recall(q, project="proj1", now=NOW)["hits"]
-        assert [(h["id"], h["score"]) for h in ha] == [(h["id"], h["score"]) for h in hb], q
+    for q, project in (("queue worker q7 drains", "proj1"), ("deploy mondays", "p0"), ("h3 seconds", "proj1"), ("t16", "proj0")):
+        ha = ref.recall(q, project=project, now=NOW)["hits"]
+        hb = bulk.recall(q, project=project, now=NOW)["hits"]
+        assert ha and [(h["id"], h["score"]) for h in ha] == [(h["id"], h["score"]) for h in hb], q
     assert bulk.import_lines(lines).to_dict()["imported"] == 0  # a second import adds nothing
