@@ -30,6 +30,7 @@ CD syncs" names its verb as a subject word), a guard on typed values of differen
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 SAME_SUBJECT = 0.6
 CUE = re.compile(
@@ -46,10 +47,16 @@ def states_change(text: str) -> bool:
     return CUE.search(text) is not None
 
 
-def _envs(text: str) -> frozenset:
+@lru_cache(maxsize=1024)  # a recall compares each of its hits with every hit above it
+def _facts(text: str) -> tuple[frozenset, frozenset, frozenset, frozenset]:
+    """(content words, identifiers, numbers, environment words) of ``text`` (:func:`.dedup._parts`)."""
     from .dedup import _parts
 
-    return frozenset(_parts(text)[3])
+    return tuple(frozenset(p) for p in _parts(text))
+
+
+def _envs(text: str) -> frozenset:
+    return _facts(text)[3]
 
 
 # cosine the two texts must exceed when they hold one slot with different values: on the dev set's
@@ -64,8 +71,6 @@ def _slot(old: str, new: str) -> int:
     which wants a change word) or another version of the same named thing; 1: a subject word or a
     name (``num_leaves``) is shared and each side has a number the other lacks; 0: neither."""
     from .capture import slots
-    from .dedup import _parts
-
     if slots.other_scope(new, old):
         return 0
     if slots.replaces(new, old) >= 2:
@@ -73,8 +78,8 @@ def _slot(old: str, new: str) -> int:
     vn, vo = slots.values(new), slots.values(old)
     if any(k.startswith("version:") and vn[k] - vo[k] and vo[k] - vn[k] for k in vn.keys() & vo.keys()):
         return 2
-    wn, in_, nn, _ = _parts(new)
-    wo, io, no, _ = _parts(old)
+    wn, in_, nn, _ = _facts(new)
+    wo, io, no, _ = _facts(old)
     wn, wo = wn | _pieces(in_), wo | _pieces(io)  # max.message.bytes shares "message" with "max message size"
     units = {u[:-1] if u.endswith("s") and len(u) > 3 else u for u in _UNIT.findall(f"{old} {new}".lower())}
     names = {i for i in in_ & io if not any(c.isdigit() for c in i)}
@@ -99,22 +104,23 @@ _SUBJECT_END = re.compile(
 _SUBJECT_SKIP = frozenset("the a an our we i they you it this that all each every".split())
 
 
-def _subject(text: str) -> set[str]:
+@lru_cache(maxsize=1024)
+def _subject(text: str) -> frozenset[str]:
     """The words naming what a statement is about: those before its first verb ("the search indexer"
     of "The search indexer runs on …"); none when it opens on the verb ("Bumped the pool to 40") or
     on a pronoun ("We now deploy from main")."""
     words = []
     for w in re.findall(r"[\w.-]+", text.lower())[:8]:
         if _SUBJECT_END.fullmatch(w):
-            return set(words)
+            return frozenset(words)
         if w in _SUBJECT_SKIP:
             if words:
-                return set(words)
+                return frozenset(words)
             if w in ("we", "i", "they", "you", "it"):
-                return set()
+                return frozenset()
             continue
         words.append(w)
-    return set()
+    return frozenset()
 
 
 def _other_subject(old: str, new: str) -> bool:
