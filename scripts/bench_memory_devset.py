@@ -59,11 +59,14 @@ def build_set():
     import bench_memory_devset_data2 as d2
     import bench_memory_devset_data3 as d3
     import bench_memory_devset_data4 as d4
+    import bench_memory_devset_data5 as d5
 
     mems, qs = [], []
-    for proj, items in (("ledger", d1.LEDGER + d3.LEDGER3 + d4.LEDGER4), ("tilemap", d1.TILEMAP + d3.TILEMAP3 + d4.TILEMAP4),
-                        ("pulse", d2.PULSE + d3.PULSE3 + d4.PULSE4), ("dataforge", d2.DATAFORGE + d3.DATAFORGE3 + d4.DATAFORGE4),
-                        ("forecast", d2.FORECAST + d3.FORECAST3 + d4.FORECAST4)):
+    for proj, items in (("ledger", d1.LEDGER + d3.LEDGER3 + d4.LEDGER4 + d5.LEDGER5),
+                        ("tilemap", d1.TILEMAP + d3.TILEMAP3 + d4.TILEMAP4 + d5.TILEMAP5),
+                        ("pulse", d2.PULSE + d3.PULSE3 + d4.PULSE4 + d5.PULSE5),
+                        ("dataforge", d2.DATAFORGE + d3.DATAFORGE3 + d4.DATAFORGE4 + d5.DATAFORGE5),
+                        ("forecast", d2.FORECAST + d3.FORECAST3 + d4.FORECAST4 + d5.FORECAST5)):
         for it in items:
             key = f"{proj}/{it['key']}"
             mem = {"key": key, "project": proj, "text": it["text"], "day": it["day"]}
