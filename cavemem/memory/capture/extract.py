@@ -408,7 +408,7 @@ def extract(messages: list[Message], last_symptom: str | None = None) -> list[Ca
     bug fix reads "symptom + cause + fix" in one memory, the options the assistant laid out so a
     bare pick stores its content, the question a short answer answers, and the assistant's fact
     statements and fixes until the user confirms them (:mod:`.dialogue`)."""
-    from . import dialogue, shapes
+    from . import dialogue
 
     out: list[Candidate] = []
     symptom = last_symptom
@@ -465,8 +465,15 @@ def extract(messages: list[Message], last_symptom: str | None = None) -> list[Ca
             else:
                 pending.extend(facts)
             pending.extend([fix] if fix else [])
+    return _durable_once(out)
+
+
+def _durable_once(found: list[Candidate]) -> list[Candidate]:
+    """Each candidate through :func:`.shapes.durable` (what a memory leaves out), once per text."""
+    from . import shapes
+
     seen, unique = set(), []
-    for c in filter(None, map(shapes.durable, out)):
+    for c in filter(None, map(shapes.durable, found)):
         if c.text.lower() not in seen:
             seen.add(c.text.lower())
             unique.append(c)
