@@ -103,3 +103,9 @@ def test_a_failure_report_a_measurement_of_the_moment_and_a_diagnosis_are_no_fac
     assert _texts(("u", "The nightly import has been flaky for weeks.")) == []
     assert _texts(("u", "errors: anyhow in the binary, thiserror in the library")) == [
         "Errors: anyhow in the binary, thiserror in the library."]  # a topic that names a bug word is still a topic
+
+
+def test_a_restatement_shares_a_short_name_with_the_reversal_it_restates():
+    got = _texts(("u", "hmm no. ops says keep it in aws. sqs. dlq via aws too"),
+                 ("a", "Understood: SQS for the queue, with an AWS dead-letter queue; no RabbitMQ."))
+    assert "SQS for the queue, with an AWS dead-letter queue; no RabbitMQ." in got

@@ -165,12 +165,17 @@ def understood(msg: Message, body: str, unread: str | None) -> list[Candidate]:
     first = next(iter(sentences(body)), "")
     m = _OK_THEN.match(first) if unread else None
     rest = m.group("rest").strip() if m else ""
-    if not rest or rest.endswith("?") or _TENTATIVE.search(rest) or not _content(rest) & _content(unread or ""):
+    if not rest or rest.endswith("?") or _TENTATIVE.search(rest) or not _named(rest) & _named(unread or ""):
         return []
     from .extract import from_user
 
     return [replace(c, confidence=min(c.confidence, 0.6)) for c in from_user(msg, rest[:1].upper() + rest[1:])
             if c.capture_kind != "explicit"]
+
+
+def _named(text: str) -> set[str]:
+    """Words of three letters or more that are not fillers ("waf", "dns", "route53" too)."""
+    return {w for w in _side(text) if len(w) >= 3}
 
 
 def _content(text: str) -> set[str]:
