@@ -65,7 +65,8 @@ def test_pip_progress_bar_is_a_log_line_and_prose_bars_are_not():
     assert detect(prose.encode()) != "log"
 
 
-@pytest.mark.parametrize("name", ["nginx_fastcgi.conf", "proftpd_anonymous.conf", "pulseaudio.desktop"])
+@pytest.mark.parametrize("name", ["nginx_fastcgi.conf", "proftpd_anonymous.conf", "pulseaudio.desktop",
+                                  "../batch5/corosync.conf", "../batch5/nagios4_templates.cfg", "../batch5/memcached.conf.default"])
 def test_cli_compresses_them_as_config_and_gives_them_back(run_cli, name):
     data = (DATA / name).read_bytes()
     got = run_cli("cavemem", "compress", input=data)

@@ -24,6 +24,8 @@ _HEAD = re.compile(rf"(?!{FILE_MODE})(?:</?[A-Za-z][\w.:-]*(?:[ \t][^<>]*)?>|(?:
 # a comment after a setting (``register 0 ; not a real host``, ``port 80 # default``): a space, the lead, a space
 _INLINE_COMMENT = re.compile(r"[ \t]+[;#](?:[ \t].*)?$")
 _BRACES = re.compile(r"[{}][ \t]*;?")
+# a block's list item: an address or number alone (keepalived's ``virtual_ipaddress {`` entries)
+_LIST_ITEM = re.compile(r"[\d][\w.:/-]*;?")
 # a value in an argument: a digit, a path or address sign, a ``$var``, a quote, ``=``, ``*``, a
 # CONSTANT, a ``;``/``{`` line end
 _VALUE = re.compile(r"[\d/$\"'=*@:{};]|\b[A-Z][A-Z0-9_]{2,}\b")
@@ -36,8 +38,8 @@ _STATEMENT = re.compile(
 _OPERATOR = re.compile(r"==|!=|&&|\|\||\+=|->|::[a-z_]|::[A-Z]\w*\(|\(\);|\+\+|[ \t]\|[ \t]")
 _CALL = re.compile(r"\b\w+\(")
 # English function words: arguments are values, prose is built of these (not ``on``, ``from``,
-# ``all``: ``IgnoreHidden on``, ``Allow from all`` are settings)
-_FUNCTION_WORD = re.compile(r"\b(?:the|a|an|of|to|and|is|are|was|in|for|with|that|this|it|be|by)\b", re.I)
+# ``all``: ``IgnoreHidden on``, ``Allow from all`` are settings); whole words only (not ``in-reply-to``, ``-A``)
+_FUNCTION_WORD = re.compile(r"(?<![\w-])(?:the|a|an|of|to|and|is|are|was|in|for|with|that|this|it|be|by)(?![\w-])", re.I)
 _QUOTED = re.compile(r"\"[^\"]*\"|'[^']*'")
 _WORD = re.compile(r"[(\"'`]?[A-Za-z][a-z'-]*[.,;:!?)\"'`]{0,2}")
 
@@ -97,7 +99,7 @@ def _votes(body: list[str]) -> dict[str, int] | None:
         v["operators"] += _OPERATOR.search(line) is not None
         call = _CALL.match(line) is not None  # ``module(load="imuxsock")``: few, or it is a program
         v["calls"] += call or _CALL.search(line) is not None
-        if call or _BRACES.fullmatch(line):
+        if call or _BRACES.fullmatch(line) or depth and _LIST_ITEM.fullmatch(line):
             v["shaped"] += 1
             continue
         head = _HEAD.match(line)
