@@ -74,3 +74,10 @@ def test_recall_serves_the_bumped_value_first_and_keeps_the_old_one(mem):
     got = [h["text"] for h in mem.recall("what is the pool size in front of postgres", project="p")["hits"]]
     assert got[0].startswith("Bumped the pgbouncer pool to 40")
     assert "pgbouncer pool_size is 20 per database." in got
+
+
+def test_a_tool_named_gone_replaces_it_and_a_bug_story_replaces_nothing():
+    assert replaces("Django sessions are stored in the database.",
+                    "Sessions are no longer kept in the database; they live in Redis now.", BELOW)
+    assert not replaces("Maps are limited to 256x256 chunks.",
+                        "Memory spiked to 3 GB when loading big maps because every chunk kept its mesh; we now drop it.", BELOW)
