@@ -306,3 +306,43 @@ def test_a_small_projects_substrings_read_its_rows_and_find_what_the_trigram_ind
                 if len(scanned[n]) < k:  # not capped: the same rows (a capped list is in no defined order)
                     assert set(scanned[n]) == set(indexed[n]) == set(pg.store.substring_candidates(n, where, k)), n
     assert scanned["gw3"] and scanned["REDACTED"] and not scanned["nothing-like-this"]
+
+
+def test_bounded_full_text_ranking_equals_scoring_every_match(pg_url, tmp_path, monkeypatch):
+    """The write path's candidates (near-duplicate probes) skip the rows of common terms only when
+    they cannot reach the top k: the same (seq, score) lists as scoring every match, whether the
+    bound held (checked to happen) or the full query ran."""
+    from cavemem.memory import pg_fts
+    from cavemem.memory.model import Filter
+    from cavemem.store.pg import conn as pgconn
+
+    pg = Memory(pg_url, cwd=str(tmp_path))
+    pg.import_lines(_lines(900))
+    pg.remember("ingress gw3 gw3 gw3 routes service s5 on port 8005 behind the ingress", project="p2")
+    monkeypatch.setattr(pg_fts, "PRUNE_DF", 40)
+    pruned = []
+    real = pg_fts.rank_fts
+
+    def spy(q, terms, where, k, newest=0, *, rows=False, within=None):
+        if within is not None and len(within) < len(dict.fromkeys(terms)):
+            pruned.append(within)
+        return real(q, terms, where, k, newest, rows=rows, within=within)
+
+    monkeypatch.setattr(pg_fts, "rank_fts", spy)
+    probes = [["servic", "listen", "port", "ingress", "gw3", "s42"], ["s5", "ingress", "gw3", "gw3", "behind"],
+              ["password", "redact", "servic", "port"], ["hunter2secret", "deploy", "s0"], ["nothing", "servic"],
+              ["8123", "listen", "behind", "ingress", "servic"], ["t3", "net", "port", "gw1", "gw2", "gw3"]]
+
+    def both(conn):
+        q = lambda s, p: pgconn._rows(conn.execute(s, p))
+        out = []
+        for terms in probes:
+            for where in (Filter(projects=("p1",)), Filter(projects=("p2",)), Filter(projects=None, current_only=False)):
+                for k in (1, 5, 20):
+                    out.append((pg_fts.rank_fts_bounded(q, terms, where, k), real(q, terms, where, k), terms, where, k))
+        return out
+
+    for bounded, full, *case in pg.store.srv.run(both, "test"):
+        assert [s for s, _ in bounded] == [s for s, _ in full], case
+        assert all(abs(a - b) < 1e-12 for (_, a), (_, b) in zip(bounded, full)), case
+    assert pruned  # the bound held for some probes: their common terms' rows were not scored

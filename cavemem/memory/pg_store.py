@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from ..store.pg import conn as pgconn
 from . import analyze
 from .model import Filter, MemoryRecord, dump_list
-from .pg_fts import LONG_TERM, _filter, bm25, idf_of, rank_fts, term_key, tsquery
+from .pg_fts import LONG_TERM, _filter, bm25, idf_of, rank_fts, rank_fts_bounded, term_key, tsquery
 from .store import MemoryStore, Scopes
 from .store_schema import MEMORY_INDEXES
 
@@ -304,7 +304,7 @@ class Connection(pgconn.Connection):
     """A write transaction's connection, with the full-text ranking dedup needs inside it."""
 
     def fts_candidates(self, terms: Sequence[str], where: Filter, k: int) -> list[tuple[int, float]]:
-        return rank_fts(lambda s, p: pgconn._rows(self.raw.execute(s, p)), terms, where, k)
+        return rank_fts_bounded(lambda s, p: pgconn._rows(self.raw.execute(s, p)), terms, where, k)
 
     def present_ids(self, wanted: list[str]) -> set[str]:
         """Which of ``wanted`` are stored: one statement with an array, whatever their number."""
