@@ -25,6 +25,7 @@ CASES = [
     ("postfix_master.cf.dist", "config"),  # aligned service rows under 99 comment lines; was text
     ("keepalived.conf.vrrp.lvs_syncd", "config"),  # (sixth batch) ``virtual_ipaddress {`` lists bare addresses; was code
     ("Muttrc", "config"),  # (sixth batch) ``hdr_order date from to cc``, ``-A text/x-vcard``: header names, a flag; was text
+    ("exim4_acl_check_rcpt", "config"),  # (sixth batch) ``message = restricted characters in address``; was text
     ("readelf_s_libz.txt", "tabular"),  # ``Symbol table '.dynsym' contains ...`` over the header; was log
     ("ls_l_usr_bin.txt", "tabular"),  # ``-rwxr-xr-x`` opens each row: a mode, not a flag; was text
 ]
@@ -68,6 +69,14 @@ def test_function_words_are_whole_words():
     rows = b"".join(b"attachments -A text/x-vcard%d\nmailto_allow%d = cc in-reply-to\nset opt%d=yes\n" % (i, i, i) for i in range(4))
     assert detect(b"# mutt\n" + rows) == "config"  # ``-A`` is no article, ``in-reply-to`` no ``in``
     prose = b"".join(b"keyword%d is the value of this line and the next\n" % i for i in range(12))
+    assert detect(prose) != "config"
+
+
+def test_a_settings_value_may_be_a_message_but_prose_arguments_stay_prose():
+    acl = b"".join(b"  deny\n    domains = +local_domains\n    hosts = : +relay_from_hosts\n    message = in blacklist %d\n"
+                   b"    log_message = sender %d of the list\n" % (i, i) for i in range(4))
+    assert detect(b"# exim acl\nacl_check_rcpt:\n" + acl + b"  accept\n") == "config"
+    prose = b"".join(b"deny %d is the word for a refusal in the list of all words\n" % i for i in range(12))
     assert detect(prose) != "config"
 
 

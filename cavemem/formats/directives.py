@@ -110,7 +110,8 @@ def _votes(body: list[str]) -> dict[str, int] | None:
         if rest:
             v["args"] += 1
             v["valued"] += _VALUE.search(rest) is not None or len(rest.split()) <= 2
-            v["worded"] += _FUNCTION_WORD.search(_QUOTED.sub("", rest)) is not None
+            # a ``key = value`` setting's value may be a message (Exim's ``message = ...``)
+            v["worded"] += not rest.startswith("=") and _FUNCTION_WORD.search(_QUOTED.sub("", rest)) is not None
     return v
 
 
