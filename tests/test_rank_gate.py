@@ -153,3 +153,34 @@ def test_probe_vectors_of_another_width_in_the_cache_are_embedded_again(cave_hom
     assert s._probe_vectors(gate.PROBES).shape == good.shape
     hits = Memory(m.store.path, cwd=str(tmp_path)).recall("which database do we run")["hits"]
     assert hits and "PostgreSQL" in hits[0]["text"]
+
+
+FITNESS_APP = [
+    "The app is React Native with Expo SDK 51; bare workflow was tried and dropped.",
+    "Workout sessions sync to the backend every 5 minutes through a background fetch task.",
+    "Push notifications go through OneSignal; the backend stores one token per device.",
+    "The camera screen uses react-native-vision-camera v4 with a frame processor for rep counting.",
+    "Heart-rate data comes from HealthKit on iOS and Health Connect on Android.",
+    "Store releases go out every second Thursday; the build number is the CI run number.",
+]
+
+
+def test_a_question_that_reads_like_everyday_life_is_refused_where_its_words_match(cave_home, tmp_path, monkeypatch):
+    """A fitness app's store (workout sessions, heart rate, reps) and a question about warming up
+    for a run: words and meaning alone clear the bar, but the question sits near several off-topic
+    probes, and that likeness (subtracted by the joint gate) refuses it. Questions about the app sit
+    near none of them."""
+    m = store(cave_home, tmp_path, "fitness", FITNESS_APP)
+    asked = "how do I warm up my legs before a long run"
+    assert m.recall(asked)["hits"] == []
+    assert scorer(m).probe_affinity > 0.1
+    for question, answer in (("how do we count reps", "The camera screen"),
+                             ("where does heart rate come from on android", "Heart-rate data"),
+                             ("how often do we release to the stores", "Store releases")):
+        hits = m.recall(question)["hits"]
+        assert hits and hits[0]["text"].startswith(answer), question
+        assert scorer(m).probe_affinity < 0.1
+    monkeypatch.setenv("CAVEMAN_EMBED_TUNING", "probe_weight=0")
+    without = Memory(m.store.path, cwd=str(tmp_path))
+    assert without.recall(asked)["hits"]  # the words and the vouch alone admit it
+    assert scorer(without).probe_affinity == 0.0

@@ -42,9 +42,15 @@ with r@5 0.71 → 0.81 (tune), LoCoMo turn r@10 82.9% → 83.2%; vouch is 0.32 s
 (since MiniLM is the default: weight 1.5 with lexical 0.7 (now 0.4, see RankConfig.extra_lexical) while meaning works, floor 0.15, vouch
 0.28 inside the joint gate of :mod:`cavemem.memory.rank` — chosen on the tune splits of the dev
 set (no-hit answerable 6.7% → 2.2%, off-topic refused 93% → 97.7%, r@5 0.81 → 0.88, MRR 0.65 →
-0.72) and of LoCoMo (turn r@10 on conversations 0-1 81.8% with the old weights, 81.4% now))
+0.72) and of LoCoMo (turn r@10 on conversations 0-1 81.8% with the old weights, 81.4% now);
+vouch 0.26 since the gate also subtracts the question's likeness to the off-topic probes
+(``probe_weight`` 0.75, see :meth:`SemanticScorer._affinity`; grid vouch 0.21-0.28 × weight 0-1.5 on
+dev-set tune + LoCoMo 0-2): dev tune off-topic refused 95.3% → 98.8% (check 92.3% → 98.1%),
+no-hit answerable, r@5 and MRR unchanged on both splits; it costs LoCoMo conversations 0-2 turn r@10
+82.8% → 82.2% and session r@5 90.3% → 89.8%, off-topic (all five) 97.2% → 96.4%. Vouch 0.24 × weight
+1, the widest margin on tune, let LoCoMo's off-topic refusal fall to 94.4%)
 and
-``CAVEMAN_EMBED_TUNING="floor=…,vouch=…,ref_rank=…,top_k=…,neighbors=…,backfill=…,feedback=…"``;
+``CAVEMAN_EMBED_TUNING="floor=…,vouch=…,ref_rank=…,top_k=…,neighbors=…,backfill=…,feedback=…,probe_weight=…"``;
 feedback 0.3 over 3 hits was measured with the harness of ``scripts/bench_memory_embed.py``
 (0.3/0.6/1.0 × 3/5 hits; 0.3 × 3 best on both splits).
 """
@@ -68,13 +74,14 @@ class SemanticConfig:
     weight: float = 1.5  # fusion weight (RankConfig "extra.semantic" overrides it)
     floor: float = 0.15  # best cosine at which a query's semantic signal is 0 (its height)
     ref_rank: int = 20  # the cosine of the ref_rank-th nearest memory maps to 0 within a query
-    vouch: float = 0.28  # cosine at which a query is on-topic on meaning alone (see the module docstring)
+    vouch: float = 0.26  # cosine at which a query is on-topic on meaning alone (see the module docstring)
     top_k: int = 40  # own nearest memories that join the candidate pool
     backfill: int = 64  # memories embedded per recall when the index lags (two embeddings each: ~5 s at worst)
     neighbors: float = 0.0  # share of a hit's score lent to its session neighbours (0 = off)
     neighbor_seeds: int = 5  # how many of the best hits lend it
     feedback: float = 0.3  # weight of the query's own top hits' mean vector in its second pass (0 = off)
     feedback_docs: int = 3  # how many of those hits
+    probe_weight: float = 0.75  # the joint gate subtracts this × the query's likeness to the off-topic probes (0 = off)
 
     def with_overrides(self, spec: str) -> "SemanticConfig":
         known = {f.name: f for f in fields(self)}
@@ -133,6 +140,8 @@ class SemanticScorer:
         self.error: str | None = None  # why the last recall ranked without meaning, if it did
         self.last_sync: dict = {}
         self.gate_threshold = self.threshold  # the last query's bar: vouch, or the store's off-topic null if higher
+        self.probe_affinity = 0.0  # probe_weight × the last query's likeness to the off-topic probes (see _affinity)
+        self._probes = None  # the probes' vectors, loaded once per scorer
         self._nulls: dict[str, tuple[int, float]] | None = None  # filter -> (vector rows, null threshold)
         self._embedder = embedder
         self._index = index
@@ -250,6 +259,7 @@ class SemanticScorer:
         the recall. A corrupt sidecar is rebuilt (it is derived data)."""
         self.error = None
         self.gate_threshold = self.threshold
+        self.probe_affinity = 0.0
         if not query.strip():
             return {}
         try:
@@ -282,6 +292,7 @@ class SemanticScorer:
         nearest, cosines, ranked_own = self._own_nearest(q, ctx, want, seen)
         # how on-topic the query is comes from the question itself, before feedback moved it
         asked_best = cosines[ranked_own[0][1]] if ranked_own else None
+        self.probe_affinity = self.config.probe_weight * self._affinity(q) if self.config.probe_weight else 0.0
         if self.config.feedback > 0 and ranked_own:
             q = self._with_feedback(q, ranked_own[: self.config.feedback_docs])
             nearest, cosines, ranked_own = self._own_nearest(q, ctx, want, seen)
@@ -324,6 +335,18 @@ class SemanticScorer:
         nulls[key] = (rows, value)
         self._save_nulls(nulls)
         return value
+
+    def _affinity(self, q) -> float:
+        """How much the question as asked reads like the off-topic probes: the mean cosine of its
+        :data:`~cavemem.memory.gate.AFFINITY_TOP` nearest probes, normalised like a height (so a
+        typical coding question, ~0.13 from every probe, scores 0). The joint gate subtracts it:
+        a question about chores or trivia sits near several probes whatever the store holds."""
+        from ..memory import gate
+
+        if self._probes is None:
+            self._probes = self._probe_vectors(gate.PROBES)
+        sims = sorted((float(v) for v in self._probes @ q), reverse=True)[: gate.AFFINITY_TOP]
+        return self._normalise(sum(sims) / len(sims)) if sims else 0.0
 
     def _probe_vectors(self, probes: tuple[str, ...]):
         """The probes' vectors: fixed strings under a fixed model, so embedded once per model and

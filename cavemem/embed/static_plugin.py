@@ -36,7 +36,7 @@ def static_config():
     from .scorer import SemanticConfig
 
     base = SemanticConfig(weight=0.35, floor=0.25, vouch=0.52, ref_rank=20, top_k=40, backfill=100_000,
-                          feedback=0.3, feedback_docs=3)
+                          feedback=0.3, feedback_docs=3, probe_weight=0.0)
     spec = os.environ.get(ENV_TUNING, "")
     return base.with_overrides(spec) if spec.strip() else base
 

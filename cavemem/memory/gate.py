@@ -13,7 +13,15 @@ Chosen on the dev set's tune split with the store padded to 7k (Debian changelog
 10k (plus LoCoMo chat turns) by ``scripts/bench_memory_gate.py``: off-topic refused .36 → .71 (7k)
 and .07 → .55 (10k), answerable ledger questions refused 0 and 1 of 70; the small store is
 unchanged. The probes' cosines are cheap (one matrix product per probe) and cached by the scorer
-per filter and store size."""
+per filter and store size.
+
+The same probes also judge the question itself: its mean cosine to its :data:`AFFINITY_TOP`
+nearest probes, as a height, is subtracted from its own (the scorer's ``probe_affinity``). A
+coding question sits ~0.13 from every probe (height 0, no cost); "a stretching routine for
+runners" sits near several, so a fitness app's store that matches its words no longer admits it.
+On the dev set's tune split the median affinity is 0 for answerable questions and 0.11 for
+off-topic ones; with it the vouch comes down (0.28 → 0.26, weight 0.75) for real questions that read
+unlike their answer."""
 
 from __future__ import annotations
 
@@ -35,6 +43,7 @@ PROBES: tuple[str, ...] = (
 )
 
 NULL_MARGIN = 0.10  # a query must clear the probes' median height by this much (tune: 0.05 / 0.10 / 0.15)
+AFFINITY_TOP = 3  # a query's likeness to the probes: the mean cosine of its nearest this many
 REFRESH_SHARE = 0.05  # a cached null is recomputed once the store's vector count moved by this share
 
 

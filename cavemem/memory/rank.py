@@ -27,7 +27,7 @@ Pipeline for one query (SQLite + a little Python, no model):
    extra scorer vouches for the query, the answer is ``[]``: an off-topic query recalls nothing
    instead of the least-bad guess. With a working extra scorer (semantic vectors) the gate is one
    calibrated rule instead: its best score + ``gate_coverage`` × coverage + ``gate_known`` (every
-   word known) must reach its threshold — raised to this store's off-topic null, the median height
+   word known) − the query's likeness to off-topic probes (the scorer's ``probe_affinity``) must reach its threshold — raised to this store's off-topic null, the median height
    of fixed off-topic probes asked of the same store and filter (:mod:`.gate`), because the best
    cosine over N memories grows with N — (see :meth:`Ranker._joint_gate`), and fusion weighs words
    at ``extra_lexical`` × best coverage ** ``lexical_confidence`` / ``extra_coverage``. Last, where-the-code notes go behind
@@ -285,7 +285,8 @@ class Ranker:
 
     def _joint_gate(self, extra_scores: dict, best_cov: float, all_known: bool) -> bool | None:
         """On topic when an extra scorer's best score plus ``gate_coverage`` × the best lexical
-        coverage plus ``gate_known`` (every content word known to the store) reaches that
+        coverage plus ``gate_known`` (every content word known to the store), minus the scorer's
+        ``probe_affinity`` (how much the query reads like chores or trivia), reaches that
         scorer's threshold; ``None`` when no extra scorer is working (a failed one set
         ``error``), so the lexical gate decides. Meaning alone refuses real questions whose
         answer reads differently (best cosine 0.19-0.26), words alone admit off-topic ones
@@ -297,8 +298,8 @@ class Ranker:
             return None
         lift = cfg.gate_coverage * best_cov + (cfg.gate_known if all_known else 0.0)
         # gate_threshold: this query's bar in this store (its off-topic null, see memory/gate.py)
-        return any(max(extra_scores[x.name].values(), default=0.0) + lift >= getattr(x, "gate_threshold", x.threshold)
-                   for x in working)
+        return any(max(extra_scores[x.name].values(), default=0.0) + lift - getattr(x, "probe_affinity", 0.0)
+                   >= getattr(x, "gate_threshold", x.threshold) for x in working)
 
     @staticmethod
     def _extra_slots(ranked: list[Ranked], extra_scores: dict, limit: int, slots: int) -> list[Ranked]:
