@@ -29,6 +29,7 @@ import os
 import _thread  # its locks are threading's; importing threading itself is 4 M instructions
 
 from .gocompat import go_text
+from .token_chunks import CHUNK_CHARS, encoded_length as _encoded_length, encoded_length_bytes as _encoded_length_bytes  # noqa: F401 - CHUNK_CHARS: tests
 from .token_table import MAGIC as _CACHE_MAGIC
 
 NAME = "o200k_base"
@@ -390,59 +391,6 @@ class O200kCounter:
 PUNCTUATION = "\u2013\u2014\u2018\u2019\u201a\u201c\u201d\u201e\u2020\u2021\u2022\u2026\u2030\u2032\u2033\u2039\u203a\u2190\u2191\u2192\u2193\u2194\u00b7\u00d7\u00f7\u00a7\u00b6\u00a9\u00ae\u00b0\u00b1\u20ac\u00a3\u00a5\u2713\u2717\u2500\u2502\u250c\u2510\u2514\u2518\u251c\u2524\u252c\u2534\u253c"
 _ASCII_RX = None
 _STAND_IN = {ord(c): "#" for c in PUNCTUATION}
-
-
-CHUNK_CHARS = 1 << 20  # big inputs are counted a chunk at a time (peak memory, issue 9)
-
-
-def _encoded_length(core, text: str, chunk: int = CHUNK_CHARS) -> int:
-    """len(encode_ordinary(text)) without holding one int per token of a 64 MiB input at once.
-
-    Chunks end just after a newline followed by a character that is neither whitespace nor '/':
-    no o200k piece spans such a point (a piece holding a newline holds only whitespace, or
-    punctuation then newlines and '/'; letter and number pieces never start with a newline), so
-    the sum of the chunks' counts equals the whole text's count. encode_ordinary releases the
-    GIL, so counts can run beside other Python work."""
-    if len(text) <= chunk:
-        return len(core.encode_ordinary(text))
-    import re
-
-    return _chunk_counts(core, text, re.compile(r"\n(?=[^\s/])"), str, chunk)
-
-
-def _chunk_counts(core, data, cut_rx, decode, chunk: int) -> int:
-    """Sum of the counts of ``data``'s chunks of about ``chunk``, each cut at the first match of
-    ``cut_rx`` at or after that length and turned into text by ``decode``."""
-    total, start, n = 0, 0, len(data)
-    while start < n:
-        end = start + chunk
-        if end < n:
-            cut = cut_rx.search(data, end)
-            end = cut.end() if cut else n
-        total += len(core.encode_ordinary(decode(data[start:end])))
-        start = end
-    return total
-
-
-# Byte cut points of :func:`_encoded_length_bytes`, where an o200k piece always starts and no
-# piece before it looks past: (1) after a newline that an ASCII character other than whitespace
-# and '/' follows (the text rule above); (2) before a space that an ASCII non-space character
-# precedes (no piece runs from a non-space into a space: a space only ever opens a piece);
-# (3) between an ASCII letter or digit and ASCII punctuation other than the apostrophe of
-# ``'s``/``'t``/… (letter and digit pieces end there; one-line JSON has no newline to cut at).
-_BYTE_CUT = None
-
-
-def _encoded_length_bytes(core, data: bytes, chunk: int = CHUNK_CHARS) -> int:
-    """The count of ``go_text(data)`` from byte chunks decoded one at a time: every cut is at a
-    point of ``_BYTE_CUT`` (a piece boundary of the whole text), between two ASCII characters,
-    so each chunk decodes to the same characters the whole input has there."""
-    global _BYTE_CUT
-    if _BYTE_CUT is None:
-        import re
-
-        _BYTE_CUT = re.compile(rb"\n(?=[!-.0-~])|(?<=[!-~])(?= )|(?<=[A-Za-z0-9])(?=[!-&(-/:-@\[-`{-~])")
-    return _chunk_counts(core, data, _BYTE_CUT, lambda b: go_text(bytes(b)), chunk)
 
 
 def _python_pieces(text: str) -> list[str] | None:
