@@ -11,7 +11,7 @@ from datetime import datetime, timezone
 
 from cavemem import Memory
 from cavemem.memory import transfer
-from cavemem.memory.store import bump_corpus, index_terms, insert_row
+from cavemem.memory.rows import bump_corpus, index_terms, insert_row
 
 from test_pg_bulk import _history  # restores of a supersession chain exported from another store
 

@@ -29,7 +29,8 @@ from .rank import ExtraScorer, RankConfig, Ranker, config_from_env
 from .model import (KINDS, MAX_MEMORY_BYTES, Filter, MemoryRecord, as_text, clean_list, optional_text, require_kind,
                     too_large, utf8_len)
 from . import plugins
-from .store import MemoryStore, bump_corpus, index_terms, insert_row, mark_superseded, open_memory_store
+from .rows import bump_corpus, index_terms, insert_row, mark_superseded
+from .store import MemoryStore, open_memory_store
 
 DEFAULT_LIMIT = 5
 DEFAULT_TOKEN_BUDGET = 2000

@@ -12,7 +12,7 @@ from datetime import datetime
 from ..errors import CaveError
 from . import ids, plugins
 from .model import MAX_MEMORY_BYTES, Filter, MemoryRecord, as_text, too_large, utf8_len
-from .store import bump_corpus, delete_row, index_terms, insert_row, mark_superseded
+from .rows import bump_corpus, delete_row, index_terms, insert_row, mark_superseded
 
 
 class CurateMixin:

@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from ..errors import CaveError
 from ..store.backend import is_postgres, mask_url
 from .model import SELECT_ROWS, record_from_row
-from .store import bump_corpus, index_terms, insert_rows
+from .rows import bump_corpus, index_terms, insert_rows
 from .transfer import export_line
 
 BATCH = 1000

@@ -22,7 +22,8 @@ from ..store.pg import conn as pgconn
 from . import analyze
 from .model import Filter, MemoryRecord, dump_list
 from .pg_fts import LONG_TERM, _filter, bm25, idf_of, rank_fts, rank_fts_bounded, term_key, tsquery
-from .store import MemoryStore, Scopes
+from .rows import Scopes
+from .store import MemoryStore
 from .store_schema import MEMORY_INDEXES
 
 __all__ = ["PgMemoryStore", "open_pg_memory_store", "rank_fts", "tsquery", "term_key", "bm25", "idf_of"]
@@ -311,7 +312,7 @@ class Connection(pgconn.Connection):
         return {r[0] for r in self.raw.execute("SELECT id FROM memories WHERE id = ANY(%s)", (wanted,))} if wanted else set()
 
     def insert_rows(self, items: list[tuple[MemoryRecord, list[str]]]) -> None:
-        """:func:`cavemem.memory.store.insert_rows` by ``COPY`` (imports): the same rows, seqs and
+        """:func:`cavemem.memory.rows.insert_rows` by ``COPY`` (imports): the same rows, seqs and
         document frequencies, in three statements a batch instead of one round trip a row; the
         server computes each ``tsvector`` (the generated column) and keeps the trigram index."""
         if not items:

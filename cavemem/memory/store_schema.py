@@ -59,7 +59,7 @@ _DF_TABLE = "CREATE TABLE IF NOT EXISTS mem_df (term TEXT PRIMARY KEY, df INTEGE
 
 def _migrate_v1(conn: sqlite3.Connection) -> None:
     """Create the schema; convert a Go cavemem ``memories`` table if one is there."""
-    from .store import bump_corpus, index_terms, insert_row
+    from .rows import bump_corpus, index_terms, insert_row
 
     cols = [r[1] for r in conn.execute("PRAGMA table_info(memories)")]
     legacy = bool(cols) and "seq" not in cols

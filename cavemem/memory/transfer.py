@@ -28,7 +28,8 @@ from dataclasses import dataclass, field
 from .. import fastjson
 from ..gocompat import go_text
 from . import ids
-from .store import KINDS, MAX_MEMORY_BYTES, MemoryRecord, MemoryStore, bump_corpus, index_terms, insert_rows
+from .rows import bump_corpus, index_terms, insert_rows
+from .store import KINDS, MAX_MEMORY_BYTES, MemoryRecord, MemoryStore
 
 BATCH = 2000
 _OPTIONAL_STR = ("valid_until", "supersedes", "superseded_by", "change", "session", "topic", "kind", "entity", "last_seen")
