@@ -14,7 +14,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import struct
+import threading
+import time
 from collections.abc import Sequence
+from contextlib import contextmanager
 
 from ..errors import CaveError
 from ..store.pg import conn as pgconn
@@ -23,6 +27,9 @@ from .vectors import VectorIndex, _check_id, _dedup
 
 EXACT_ROWS = 50_000
 _REGISTERED = 'SELECT "rows" FROM cavemem_vector_indexes WHERE tab = %s AND model = %s AND dim = %s'
+HANDOFF_S = 0.25  # a read handed to the very next call (sync's manifest -> the recall's pin; locate -> vectors)
+NEAR_VECTORS = 64  # locate of at most this many ids brings their vectors along (similarity asks for them next)
+_MISS = object()
 HNSW_BUILD_MEMORY = "1GB"  # maintenance_work_mem for the build: 1M 256-d vectors' graph fits, so it builds in memory
 
 # ``rows``: the table's row count, kept by every add, remove and the delete trigger in the same
@@ -60,6 +67,56 @@ class PgVectorIndex(VectorIndex):
         # seen to exist in this process (its table; its HNSW index): reads then check the registry
         # in the same round trip instead of before it (see _read, _search_indexed)
         self._has_registry = self._table = self._indexed = False
+        self._local = threading.local()  # this thread's pin (meta, vectors) and handed-over reads
+
+    def _st(self):
+        st = self._local
+        if not hasattr(st, "depth"):
+            st.depth, st.meta, st.vecs, st.handoff = 0, _MISS, {}, None
+        return st
+
+    def _hand(self, kind: str, value) -> None:
+        self._st().handoff = (kind, time.monotonic(), value)
+
+    def _handed(self, kind: str):
+        """The read the call just before made, if it was ``kind`` and moments ago (once)."""
+        st = self._st()
+        got, st.handoff = st.handoff, None
+        if got is None or got[0] != kind or time.monotonic() - got[1] > HANDOFF_S:
+            return _MISS
+        return got[2]
+
+    @contextmanager
+    def pinned(self):
+        """One registry read for a block of reads (a recall), as the sidecar's pin: reads inside
+        skip the registry check and vectors that came along with a search are served without a
+        fetch. The meta is the one the recall's sync read just before (``HANDOFF_S``), else read
+        now; every block reads it afresh, so another process's write is seen by the next recall,
+        and a write through this index inside the block drops the pin's copy."""
+        st = self._st()
+        if st.depth == 0:
+            st.meta, st.vecs = self._handed("meta"), {}
+            if st.meta is _MISS:
+                st.meta = self._read_meta()
+        st.depth += 1
+        try:
+            yield self
+        finally:
+            st.depth -= 1
+            if st.depth == 0:
+                st.meta, st.vecs = _MISS, {}
+
+    def _pinned_meta(self):
+        st = self._st()
+        return st.meta if st.depth else _MISS
+
+    def _unpin(self) -> None:
+        """After a write through this index, or a read that failed: the next read asks the server."""
+        st = self._st()
+        st.handoff = None
+        st.vecs = {}
+        if st.depth:
+            st.meta = _MISS
 
     # -- reading -----------------------------------------------------------------------------
     def _registry(self) -> bool:
@@ -70,6 +127,17 @@ class PgVectorIndex(VectorIndex):
         return self._has_registry
 
     def _meta(self) -> dict | None:
+        meta = self._pinned_meta()
+        if meta is not _MISS:
+            return meta
+        meta = self._read_meta()
+        if self._st().depth:
+            self._st().meta = meta
+        else:
+            self._hand("meta", meta)
+        return meta
+
+    def _read_meta(self) -> dict | None:
         if not self._registry():
             return None
         rows = self.srv.query("SELECT * FROM cavemem_vector_indexes WHERE tab = %s AND model = %s AND dim = %s",
@@ -102,6 +170,15 @@ class PgVectorIndex(VectorIndex):
         (a recall reads the index ~6 times: 12 round trips -> 6); a table another process
         dropped meanwhile fails that read, and the plain check-then-read path answers."""
         key = (self.tab, self.model, self.dim)
+        meta = self._pinned_meta()
+        if meta is None:
+            return None
+        if meta is not _MISS and self._table:  # pinned: the registry was read at the block's entry
+            try:
+                return self.srv.query(sql, params)
+            except CaveError:
+                self._unpin()
+                self._table = False
         if self._table:
             try:
                 meta, rows = self.srv.query_many([(_REGISTERED, key), (sql, params)])
@@ -126,16 +203,42 @@ class PgVectorIndex(VectorIndex):
     def locate(self, memory_ids) -> dict[str, int]:
         """``{memory id: position}`` for the given memories that have a vector (one query)."""
         ids = list(dict.fromkeys(memory_ids))
-        return dict(self._read(f"SELECT id, pos FROM {self.tab} WHERE id = ANY(%s)", (ids,)) or []) if ids else {}
+        if not ids:
+            return {}
+        if len(ids) > NEAR_VECTORS:
+            return dict(self._read(f"SELECT id, pos FROM {self.tab} WHERE id = ANY(%s)", (ids,)) or [])
+        rows = self._read(f"SELECT id, pos, vector_send(embedding) FROM {self.tab} WHERE id = ANY(%s)", (ids,)) or []
+        self._keep({i: v for i, _, v in rows}, hand=True)
+        return {i: p for i, p, _ in rows}
 
-    def _vec(self, query) -> str:
-        return "[" + ",".join(repr(float(x)) for x in self.np.asarray(query, dtype=self.np.float32)) + "]"
+    def _keep(self, got: dict, hand: bool = False) -> None:
+        """Vectors a read brought along: the pin's (for the rest of the recall) or handed to the next call."""
+        st = self._st()
+        if st.depth:
+            st.vecs.update(got)
+        elif hand:
+            self._hand("vecs", got)
+
+    def _vec(self, query) -> "_Binary":
+        """A query vector as pgvector's binary input (``vector_recv``: dim, 0, big-endian
+        float32): no text of 384 floats to print here and parse on the server."""
+        _adapt(self.srv)
+        v = self.np.asarray(query, dtype=self.np.float32).reshape(-1)
+        return _Binary(struct.pack(">HH", len(v), 0) + v.astype(">f4").tobytes())
+
+    def _decode(self, raw: bytes):
+        """``vector_send`` bytes -> float32 row (the same floats as the text output, exactly)."""
+        dim = struct.unpack_from(">H", raw)[0]
+        return self.np.frombuffer(raw, dtype=">f4", count=dim, offset=4)
 
     def search(self, query, k: int = 10) -> list[tuple[str, float]]:
-        """Top ``k`` (id, cosine), best first; ties by id."""
+        """Top ``k`` (id, cosine), best first; ties by id. Inside a pin the hits' vectors come
+        along (binary) and serve the recall's next :meth:`vectors` (its feedback pass)."""
         if k <= 0:
             return []
-        sql = f"SELECT id, 1 - (embedding <=> %s::vector) AS cos FROM {self.tab} ORDER BY embedding <=> %s::vector"
+        pinned = self._st().depth > 0
+        sql = (f"SELECT id, 1 - (embedding <=> %b::vector) AS cos{', vector_send(embedding)' if pinned else ''} "
+               f"FROM {self.tab} ORDER BY embedding <=> %b::vector")
         q = self._vec(query)
         # the candidate list a bit past k: at 100k, ef 2k (320 for the oversampled 160) took 15 ms
         # of server time a search, k + k/4 7 ms, with the same dev-set recall
@@ -146,13 +249,18 @@ class PgVectorIndex(VectorIndex):
                 return []
             self._table = True
             hits = self.srv.run(lambda conn: self._search(conn, sql, q, k, ef), "vector search", lock=None)
-        hits = [(i, float(c)) for i, c in hits]
+        if pinned:
+            self._keep({h[0]: h[2] for h in hits})
+        hits = [(h[0], float(h[1])) for h in hits]
         hits.sort(key=lambda h: (-h[1], h[0]))
         return hits
 
-    def _search(self, conn, sql: str, q: str, k: int, ef: int) -> list:
-        big, unindexed = conn.execute(f"SELECT \"rows\" > %s, to_regclass('{self.tab}_hnsw') IS NULL FROM "
-                                      "cavemem_vector_indexes WHERE tab = %s", (EXACT_ROWS, self.tab)).fetchone()
+    def _search(self, conn, sql: str, q, k: int, ef: int) -> list:
+        row = conn.execute(f"SELECT \"rows\" > %s, to_regclass('{self.tab}_hnsw') IS NULL FROM "
+                           "cavemem_vector_indexes WHERE tab = %s", (EXACT_ROWS, self.tab)).fetchone()
+        if row is None:  # dropped since the check (a pin's meta is older): no vectors
+            return []
+        big, unindexed = row
         if big:
             if unindexed:
                 self._build_hnsw(conn)  # a load that never finished its sync: build it now, once
@@ -164,34 +272,51 @@ class PgVectorIndex(VectorIndex):
         conn.execute("SET LOCAL enable_indexscan = off")  # exact, like the sidecar's brute force
         return conn.execute(sql + ", id LIMIT %s", (q, q, k)).fetchall()
 
-    def _search_indexed(self, sql: str, q: str, k: int, ef: int) -> list | None:
+    def _search_indexed(self, sql: str, q, k: int, ef: int) -> list | None:
         """The HNSW search in one round trip once this process has seen the index (it goes only
-        with the table): the registry row, the session's ``hnsw.ef_search`` (only HNSW scans
-        read it) and the nearest rows, pipelined — a transaction of five statements took
-        ~20 ms of a 100k store's recall under load, the server's own work 3-7 ms. None: the
-        store has shrunk to an exact search, or the table is gone; the checked path answers."""
+        with the table): the registry row (unless pinned: read at the block's entry), the
+        session's ``hnsw.ef_search`` (only HNSW scans read it) and the nearest rows, pipelined —
+        a transaction of five statements took ~20 ms of a 100k store's recall under load, the
+        server's own work 3-7 ms. None: the store has shrunk to an exact search, or the table is
+        gone; the checked path answers."""
+        meta = self._pinned_meta()
+        if meta is None:
+            return []
+        statements = [(f"SET hnsw.ef_search = {ef}", ()), (sql + " LIMIT %s", (q, q, k))]
+        if meta is _MISS:
+            statements.insert(0, (_REGISTERED, (self.tab, self.model, self.dim)))
         try:
-            meta, _, hits = self.srv.query_many([(_REGISTERED, (self.tab, self.model, self.dim)),
-                                                 (f"SET hnsw.ef_search = {ef}", ()), (sql + " LIMIT %s", (q, q, k))])
+            got = self.srv.query_many(statements)
         except CaveError:
             self._indexed = False
+            self._unpin()
             return None
-        if not meta:
+        hits = got[-1]
+        if meta is not _MISS:
+            return hits if (meta["rows"] or 0) > EXACT_ROWS else None
+        if not got[0]:
             return []
-        return hits if (meta[0][0] or 0) > EXACT_ROWS else None
+        return hits if (got[0][0][0] or 0) > EXACT_ROWS else None
 
     def scores_for(self, query, memory_ids) -> dict[str, float]:
         ids = list(memory_ids)
-        rows = self._read(f"SELECT id, 1 - (embedding <=> %s::vector) FROM {self.tab} WHERE id = ANY(%s)",
+        rows = self._read(f"SELECT id, 1 - (embedding <=> %b::vector) FROM {self.tab} WHERE id = ANY(%s)",
                           (self._vec(query), ids)) if ids else None
         return {i: float(c) for i, c in rows or []}
 
     def vectors(self, memory_ids):
+        """The vectors of the given memories that have one, in the given order: from the pin's
+        (or the locate just before's) vectors when they hold them all, else one binary fetch."""
         ids = list(memory_ids)
-        got = dict(self._read(f"SELECT id, embedding::text FROM {self.tab} WHERE id = ANY(%s)", (ids,)) or []) if ids else {}
-        rows = [json.loads(got[m]) for m in ids if m in got]
         np = self.np
-        return np.asarray(rows, dtype=np.float32).reshape(-1, self.dim) if rows else np.zeros((0, self.dim), dtype=np.float32)
+        got = self._st().vecs if self._st().depth else self._handed("vecs")
+        if got is _MISS or not all(m in got for m in ids):
+            got = got if got is not _MISS else {}
+            rows = self._read(f"SELECT id, vector_send(embedding) FROM {self.tab} WHERE id = ANY(%s)",
+                              (ids,)) if ids else None
+            got = dict(rows or [])
+        rows = [self._decode(got[m]) for m in ids if m in got]
+        return np.stack(rows).astype(np.float32) if rows else np.zeros((0, self.dim), dtype=np.float32)
 
     # -- writing -----------------------------------------------------------------------------
     def _ensure(self, conn, fingerprint) -> int | None:
@@ -230,6 +355,8 @@ class PgVectorIndex(VectorIndex):
                          "EXECUTE FUNCTION cavemem_drop_vectors()")
 
     def _write(self, fn, fingerprint=None):
+        self._unpin()
+
         def txn(conn):
             count = self._ensure(conn, fingerprint)
             out = fn(conn)
@@ -258,7 +385,7 @@ class PgVectorIndex(VectorIndex):
                 return 0
             n = conn.execute(f"INSERT INTO {self.tab} (id, embedding) SELECT u.i, u.e::vector FROM unnest(%s::text[], "
                              f"%s::text[]) WITH ORDINALITY AS u(i, e, o) ORDER BY u.o ON CONFLICT DO NOTHING",
-                             ([i for i, _ in pairs], [self._vec(v) for _, v in pairs])).rowcount
+                             ([i for i, _ in pairs], [_text(self.np, v) for _, v in pairs])).rowcount
             conn.execute('UPDATE cavemem_vector_indexes SET "rows" = "rows" + %s WHERE tab = %s', (n, self.tab))
             return n
 
@@ -302,12 +429,64 @@ class PgVectorIndex(VectorIndex):
         conn.execute(f"CREATE INDEX IF NOT EXISTS {self.tab}_hnsw ON {self.tab} USING hnsw (embedding vector_cosine_ops)")
 
     def destroy(self) -> None:
+        self._unpin()
+
         def txn(conn) -> None:
             if conn.execute("SELECT to_regclass('cavemem_vector_indexes')").fetchone()[0] is not None:
                 conn.execute("DELETE FROM cavemem_vector_indexes WHERE tab = %s", (self.tab,))
             conn.execute(f"DROP TABLE IF EXISTS {self.tab}")
 
         self.srv.run(txn, "vector drop", lock=pgconn.WRITE_LOCK + 2)
+
+
+class _Binary:
+    """A vector in pgvector's binary input format, sent as a binary parameter (``%b::vector``)."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, data: bytes):
+        self.data = data
+
+
+_DUMPER: list = []
+
+
+def _dumper():
+    """psycopg's dumper of :class:`_Binary`: its bytes, binary, the type left to the server (the
+    cast). Registered globally for connections made from now on (a reconnect)."""
+    if not _DUMPER:
+        import psycopg
+        from psycopg.adapt import Dumper
+        from psycopg.pq import Format
+
+        class BinaryVectorDumper(Dumper):
+            format = Format.BINARY
+
+            def dump(self, obj):
+                return obj.data
+
+        psycopg.adapters.register_dumper(_Binary, BinaryVectorDumper)
+        _DUMPER.append(BinaryVectorDumper)
+    return _DUMPER[0]
+
+
+def _adapt(srv) -> None:
+    """The server's open connection (made before this module registered the dumper) learns it too."""
+    import psycopg
+    from psycopg.adapt import PyFormat
+
+    dumper = _dumper()
+    with srv.lock:
+        conn = srv.connection()
+        try:
+            conn.adapters.get_dumper(_Binary, PyFormat.BINARY)
+        except psycopg.ProgrammingError:
+            conn.adapters.register_dumper(_Binary, dumper)
+
+
+def _text(np, vector) -> str:
+    """A vector as pgvector's text input (the bulk insert's ``text[]``)."""
+    return "[" + ",".join(repr(float(x)) for x in np.asarray(vector, dtype=np.float32)) + "]"
 
 
 def _json(value) -> str | None:
