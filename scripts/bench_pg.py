@@ -19,7 +19,9 @@ fresh SQLite home, and writes a table + ``bench-results/bench_pg.json``:
   input. Target: all exact.
 - **import rate** (``--import-rate SOURCE_DB N``): N realistic texts imported as new memories into
   each backend; wall rate beside the CPU a memory of the importer, its parsing workers and the
-  server. ``--latency`` reports CPU beside wall too (p50/p95 of the process, mean of the server).
+  server. ``--latency`` reports CPU beside wall too (p50/p95 of the process, mean of the server) and
+  the round trips a recall (the vector index's apart). Before/after: run each snapshot's own copy of
+  this script (``bench_memory_devset`` puts its own checkout first on ``sys.path``, whatever PYTHONPATH says).
 """
 
 from __future__ import annotations
@@ -201,9 +203,10 @@ def bench_latency(stores: dict[str, str], rounds: int = 1, embed: str = "") -> d
     for _ in range(rounds):
         for q in qs:
             for name, m in ms.items():
-                c0, t0, n0 = time.process_time(), time.perf_counter(), trips[0]
+                c0, t0, n0, v0 = time.process_time(), time.perf_counter(), trips[0], trips[2]
                 m.recall(q["q"], project=q["project"], limit=10, now=dev.NOW)
                 trips[1] += (trips[0] - n0) if name == "postgres" else 0
+                trips[3] += (trips[2] - v0) if name == "postgres" else 0
                 lat[name].append(((time.perf_counter() - t0) * 1000, (time.process_time() - c0) * 1000, q["split"]))
     out = {"rounds": rounds, "questions": len(qs), "load": round((load0 + os.getloadavg()[0]) / 2, 1)}
     for name, got in lat.items():
@@ -212,6 +215,7 @@ def bench_latency(stores: dict[str, str], rounds: int = 1, embed: str = "") -> d
                          "cpu_p95": bms.pct([c for _, c, x in got if x == s], 0.95)} for s in ("tune", "check")}
         if name == "postgres":
             out[name]["round_trips_mean"] = round(trips[1] / max(len(got), 1), 2)
+            out[name]["vector_round_trips_mean"] = round(trips[3] / max(len(got), 1), 2)
         spent = _server_cpu(ms[name]) - server0[name]
         if spent > 0:
             out[name]["server_cpu_ms_mean"] = round(spent * 1000 / len(got), 2)
@@ -219,19 +223,29 @@ def bench_latency(stores: dict[str, str], rounds: int = 1, embed: str = "") -> d
 
 
 def _count_trips() -> list[int]:
-    """``[statements sent, postgres recalls' share]``: every read and transaction of the server
-    connection counted (one round trip each; a pipelined batch is one)."""
+    """``[statements sent, postgres recalls' share, the vector index's, its recalls' share]``: every read and
+    transaction of the server connection counted (one round trip each; a pipelined batch is one);
+    a trip whose caller is ``cavemem/embed/pg_vectors.py`` is the semantic path's."""
     from cavemem.store.pg import conn as pgconn
 
-    count = [0, 0]
+    count = [0, 0, 0, 0]  # all; postgres recalls' share; the vector index's; its recalls' share
     read, run = pgconn.Server._read, pgconn.Server.run
 
-    def counted_read(self, fn, action):
+    def tally() -> None:
         count[0] += 1
+        f = sys._getframe(2)
+        while f is not None:
+            if f.f_code.co_filename.endswith("pg_vectors.py"):
+                count[2] += 1
+                return
+            f = f.f_back
+
+    def counted_read(self, fn, action):
+        tally()
         return read(self, fn, action)
 
     def counted_run(self, fn, action="write", lock=pgconn.WRITE_LOCK):
-        count[0] += 1
+        tally()
         return run(self, fn, action, lock)
 
     pgconn.Server._read, pgconn.Server.run = counted_read, counted_run
