@@ -157,7 +157,6 @@ def _lacks(words: set[str], text: str) -> bool:
     return any(all(_stem(p) not in text for p in re.split(r"[._]", w) if p) for w in words)
 
 
-
 def _stem(word: str) -> str:
     """"fuzzing" -> "fuzz", "snapshots" -> "snapshot": enough to find the word in the other text."""
     for end in ("ing", "ed", "es", "s"):
