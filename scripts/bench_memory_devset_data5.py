@@ -77,3 +77,12 @@ FORECAST5 = [
     M("price-source", "Price lists are now read from the pricing service API.", 38,
       ["where do price lists come from"], distinct="promo-source2"),
 ]
+
+# part 6 (bench_memory_devset_data6.py) rides on part 5's lists, so the bench's loader is unchanged
+from bench_memory_devset_data6 import DATAFORGE6, FORECAST6, LEDGER6, PULSE6, TILEMAP6  # noqa: E402
+
+LEDGER5 += LEDGER6
+TILEMAP5 += TILEMAP6
+PULSE5 += PULSE6
+DATAFORGE5 += DATAFORGE6
+FORECAST5 += FORECAST6
