@@ -44,9 +44,22 @@ c = HTMLCompressor()
 
 def test_article_extraction_exact():
     out = c.compress(ARTICLE_HTML.encode())
-    assert out == f"The Title Of The Article\n\n{P1}\n\n{P2}\n\n{P3}".encode()
+    # the page's <title> leads (it is not in <body>); the article's own heading is not repeated
+    assert out == f"Site\nThe Title Of The Article\n\n{P1}\n\n{P2}\n\n{P3}".encode()
     for noise in (b"tracking pixel", b"color:red", b"Sign up", b"Privacy"):
         assert noise not in out
+
+
+def test_title_and_headings_outside_the_article_stay_in_order():
+    """A sidebar's and a table of contents' headings name what was left out: they stay, text runs untouched."""
+    page = f"""<html><head><title>fs | Node.js  v20\n Docs</title></head><body>
+    <div class="sidebar"><h2><a href="/">core</a><span class="v">1.97.0</span></h2><a href="/x">x</a></div>
+    <article class="post-content"><h1>Article &amp; head</h1><p>{P1}</p><p>{P2}</p></article>
+    <div class="toc"><h3>Table of <em>contents</em></h3><a href="/y">y</a></div>
+    <footer class="site-footer"><a href="/p">Privacy</a></footer></body></html>"""
+    out = c.compress(page.encode()).decode()
+    assert out == f"fs | Node.js v20 Docs\ncore1.97.0\nArticle & head\n\n{P1}\n\n{P2}\nTable of contents"
+    assert out.count("Article & head") == 1 and "Privacy" not in out
 
 
 def test_link_farm_passes_through():
@@ -142,7 +155,9 @@ def test_caveman_eval_fixture_through_engine():
     assert b"How Byte-Safe Compression Earns Trust" in res.output
     assert b"tracking pixel" not in res.output
     assert b"copyright boilerplate" not in res.output
-    assert len(res.output) == 665  # the reference's 1636 -> 665 bytes
+    # the reference's 1636 -> 665 bytes, plus the page's title line (34 bytes): issue 9's probes
+    assert len(res.output) == 665 + 34
+    assert res.output.startswith("Caveman Cloud \u2014 Article Fixture\nHow Byte-Safe".encode())
     assert eng.retrieve(res.recovery_handle) == data
 
 
@@ -151,7 +166,7 @@ def test_cli_compress_html(run_cli):
     data = eval_fixture("article.html")
     r = run_cli("cavemem", "compress", input=data)
     assert r.rc == 0
-    assert r.stdout.startswith(b"How Byte-Safe Compression Earns Trust\n\n")
+    assert r.stdout.startswith("Caveman Cloud \u2014 Article Fixture\nHow Byte-Safe Compression Earns Trust\n\n".encode())
     assert r.report["content_type"] == "html"
 
 

@@ -39,6 +39,8 @@ _NEGATIVE = re.compile(
 _HSPACE = re.compile(r"[ \t]+")
 _NEWLINE_RUNS = re.compile(r"\n(?:[ \t]*\n)+")
 _PRE_SLOT = re.compile("\x00PRE(\\d+)\x00")
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+_ANY_SPACE = re.compile(r"\s+")
 
 
 class HTMLCompressor(Compressor):
@@ -54,7 +56,9 @@ class HTMLCompressor(Compressor):
         best = _pick_article(body)
         if best is None:
             return None
-        out = trim_space(_render_text(best)).encode("utf-8", "surrogateescape")
+        before, after = _outline(body, best)
+        text = "\n".join(before + [trim_space(_render_text(best))] + after)
+        out = trim_space(text).encode("utf-8", "surrogateescape")
         if len(out) < MIN_OUTPUT_BYTES or len(out) >= len(data):
             return None
         return out
@@ -209,6 +213,52 @@ def _pick_article(body: Element) -> Element | None:
 
 
 # -- rendering ---------------------------------------------------------------------------------
+
+
+def _outline(body: Element, best: Element) -> tuple[list[str], list[str]]:
+    """The page's ``<title>`` and the headings outside the article, as lines before / after it.
+
+    The article alone loses the page's name and every heading of the parts left out (a
+    sidebar's "In core::arch::x86", a "Table of contents"): they are short and are what an
+    agent navigates by, so they stay, in document order, with their text runs untouched."""
+    before: list[str] = []
+    after: list[str] = []
+    title = _title(body)
+    lines, seen_best = before, False
+    stack: list[Element | str] = [body]
+    while stack:
+        cur = stack.pop()
+        if isinstance(cur, str):
+            continue
+        if cur is best:
+            lines, seen_best = after, True
+            continue
+        if cur.tag in _HEADINGS:
+            text = _flat(cur)
+            if text:
+                lines.append(text)
+            continue
+        stack.extend(reversed(cur.children))
+    if not seen_best:  # the article is the body: no heading is outside it
+        before, after = [], []
+    if title and title not in before[:1]:
+        before.insert(0, title)
+    return before, after
+
+
+def _title(body: Element) -> str:
+    """The document's ``<title>`` text (whitespace collapsed), or ''."""
+    root = body.parent
+    for head in (c for c in (root.children if root else []) if not isinstance(c, str) and c.tag == "head"):
+        for el in head.children:
+            if not isinstance(el, str) and el.tag == "title":
+                return _flat(el)
+    return ""
+
+
+def _flat(node: Element) -> str:
+    """A heading's text as one line: its text runs joined as they are, whitespace runs as one space."""
+    return _ANY_SPACE.sub(" ", _descendant_text(node)).strip()
 
 
 def _descendant_text(node: Element) -> str:
