@@ -156,7 +156,8 @@ def main() -> int:
     ap.add_argument("--pairs", type=int, default=15)
     ap.add_argument("--previous", default="2dd066d", help="git revision of the rules before this work (a baseline column)")
     args = ap.parse_args()
-    secrets, looks = load("secrets.jsonl"), load("lookalikes.jsonl")
+    secrets = load("secrets.jsonl")
+    looks = [c for f in sorted(DATA.glob("lookalikes*.jsonl")) for c in load(f.name)]  # + lookalikes_alternatives ("Keychain / Keystore")
     texts = [c["text"] for c in secrets + looks]
     try:
         import detect_secrets  # noqa: F401

@@ -184,6 +184,14 @@ def _strong(m: re.Match) -> bool:
     return word != "pass" and _pass_word(m) and _plain_password(v) and not v.isdigit()  # "pass py311 to tox": a verb
 
 
+def _pair_value(m: re.Match) -> bool:
+    """``login: admin / Xk9!…``: the half after the slash is a password only when it is shaped like one.
+    A plain word there ("Keychain / Keystore", "Profile / Security", "Redis / Postgres") names an
+    alternative: a capital letter alone is not the mixed case of a password."""
+    v = m.group("v").rstrip(".!?)")
+    return not v.isalpha() and looks_secret(v) and not v.startswith("/")
+
+
 _CONSTANT = Lazy(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[a-z]+(?:_[a-z]+)+")  # a setting's name
 
 
@@ -292,7 +300,7 @@ RULES: list[Rule] = [
     ("password", Lazy(r"(?i)\b(?:name|key)\s{0,3}[:=]\s{0,3}[\"']?[\w.-]{0,40}?(?:pass|pwd|secret|token|key)[\w.-]{0,40}[\"']?[\s,]{1,40}value\s{0,3}[:=]\s{0,3}[\"']?(?P<v>[^\s\"'<>]{1,512})"), _not_placeholder, ("value",)),
     # user and password given together in prose ("login: admin / Xk9!…", "creds are bob:Xk9!…")
     ("password", Lazy(r"(?i)\b(?:login|logins|creds?|credentials|account|wifi|wi-fi|ssid)\b(?:[ \t]{1,3}+[\w-]{1,24}+){0,8}?[\s:=(]{1,4}[\w.@+-]{1,64}[ \t]{0,2}[/:][ \t]{0,2}(?P<v>[^\s,;\"']{6,128})"),
-     lambda m: looks_secret(m.group("v").rstrip(".!?)")) and not m.group("v").startswith("/"), ("login", "cred", "account", "wifi", "wi-fi", "ssid")),
+     _pair_value, ("login", "cred", "account", "wifi", "wi-fi", "ssid")),
     ("cli_credential", Lazy(r"(?<![\w-])-(?:storepass|keypass|srcstorepass|deststorepass|passin|passout)\s{1,3}(?:pass:)?[\"']?(?P<v>[^\s\"']{1,256})"), _not_placeholder, ("pass",)),
     ("cli_credential", Lazy(r"\brabbitmqctl\s{1,5}(?:add_user|change_password)\s{1,5}[^\s]{1,256}\s{1,5}[\"']?(?P<v>[^\s\"']{1,256})"), _not_placeholder, ("rabbitmqctl",)),
     ("cli_credential", Lazy(r"\becho\s{1,3}(?:-n\s{1,3})?[\"']?(?P<v>[^\s\"'|]{1,256})[\"']?\s{0,3}\|\s{0,3}[^\n|]{0,80}--password-stdin"), _not_placeholder, ("password-stdin",)),
