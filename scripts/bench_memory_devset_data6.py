@@ -49,9 +49,9 @@ LEDGER6 = [
 ]
 
 TILEMAP6 = [
-    M("u6-chunk-size", "World chunks are 32x32 tiles.", 5, []),
-    M("u6-chunk-size2", "Chunks are 64x64 tiles since the streaming rewrite.", 30,
-      ["how many tiles is a world chunk"], implicit="u6-chunk-size"),
+    M("u6-water-anim", "Water tile animation advances a frame every 250 ms.", 5, []),
+    M("u6-water-anim2", "Water tiles step their animation every 150 ms since the art pass.", 30,
+      ["how fast do water tiles animate"], implicit="u6-water-anim"),
     M("u6-tileset-dir", "Tileset PNGs live in assets/tilesets/.", 7, []),
     M("u6-tileset-dir2", "Tileset images are under assets/art/tiles/ after the asset reorg.", 33,
       ["where are the tileset images kept"], implicit="u6-tileset-dir"),
@@ -97,9 +97,9 @@ PULSE6 = [
     M("u6-sync-interval", "Health data syncs to the server every 15 minutes in the background.", 8, []),
     M("u6-sync-interval2", "Background health sync every 30 minutes to save battery.", 31,
       ["how often does health data upload in the background"], implicit="u6-sync-interval"),
-    M("u6-analytics", "Product analytics events go to Amplitude.", 5, []),
-    M("u6-analytics2", "Product analytics: PostHog, self-hosted at posthog.pulse.app.", 36,
-      ["where do product analytics events get sent"], implicit="u6-analytics"),
+    M("u6-crash-goal", "The crash-free sessions target is 99.5%.", 5, []),
+    M("u6-crash-goal2", "Crash-free sessions target: 99.8% for the 4.x releases.", 36,
+      ["what crash free rate are we aiming for"], implicit="u6-crash-goal"),
     M("u6-api-base", "The mobile client talks to api.pulse.app/v1.", 9, []),
     M("u6-api-base2", "Mobile client base URL is api.pulse.app/v2 starting with build 4.2.", 34,
       ["what api base url does the mobile app call"], implicit="u6-api-base"),
