@@ -28,9 +28,9 @@ from contextlib import contextmanager
 
 from ..paths import write_private_file
 from . import DIM, INDEX_MODEL, single_thread_blas
+from .vector_ids import ID_BYTES, _keys_of, _sorted_keys
 
 FORMAT = 1
-ID_BYTES = 20
 MANIFEST = "manifest.json"
 # A search near the previous full scan's query rescans only the rows that could reach the top
 # (see VectorIndex._near_last): worth it from this many rows, for queries this close, while the
@@ -445,40 +445,6 @@ def _dots(np, matrix, query):
     computed. Also faster on a matrix that does not fit in cache: 100k x 384, 14 -> 9.5 ms CPU
     a scan here (memory-bound; 10k: 0.8 ms either way)."""
     return np.einsum("ij,j->i", matrix, np.asarray(query, dtype=np.float32))
-
-
-def _hex_table(np):
-    table = np.full(256, 255, dtype=np.uint8)
-    for i, ch in enumerate(b"0123456789abcdef"):
-        table[ch] = i
-    return table
-
-
-def _ids_to_keys(np, raw):
-    """(N, 20) uint8 rows of ``mem_`` + 16 hex digits → their N uint64 values; None if any row is not one."""
-    if len(raw) == 0:
-        return np.zeros(0, dtype=np.uint64)
-    if not (raw[:, :4] == np.frombuffer(b"mem_", dtype=np.uint8)).all():
-        return None
-    nib = _hex_table(np)[raw[:, 4:]]
-    if (nib == 255).any():
-        return None
-    packed = np.ascontiguousarray((nib[:, 0::2] << 4) | nib[:, 1::2])
-    return packed.view(">u8").reshape(-1).astype(np.uint64)
-
-
-def _sorted_keys(np, ids):
-    """(row order, sorted keys) of an ids array, or (None, None) when some id is not ``mem_`` + hex."""
-    keys = _ids_to_keys(np, np.frombuffer(ids, dtype=np.uint8).reshape(-1, ID_BYTES))
-    if keys is None:
-        return None, None
-    order = np.argsort(keys, kind="stable")
-    return order, keys[order]
-
-
-def _keys_of(np, memory_ids):
-    raw = b"".join(m.encode("ascii", "replace") if len(m) == ID_BYTES else b"?" * ID_BYTES for m in memory_ids)
-    return _ids_to_keys(np, np.frombuffer(raw, dtype=np.uint8).reshape(-1, ID_BYTES))
 
 
 def _check_id(memory_id: str) -> None:
