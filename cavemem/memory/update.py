@@ -54,7 +54,7 @@ CUE = re.compile(
 GONE = re.compile(r"\b(?:no longer|instead of|replaced (?:by|with)|in favou?r of|deprecated|decommissioned|retired|"
                   r"(?:moved|switched|migrated) (?:off|away from|from))\b", re.IGNORECASE)
 # a bug story is an event, not the current value of anything ("memory spiked loading big maps …")
-EVENT = re.compile(r"\b(?:root cause|bug|crash(?:ed|es)?|spiked|leak(?:ed|s)?|broke|regression|outage|incident|"
+EVENT = re.compile(r"\b(?:root cause|bug|crash(?:ed|es)?(?!-)|spiked|leak(?:ed|s)?|broke|regression|outage|incident|"
                    r"deadlock(?:ed)?|corrupt(?:ed|ion)?)\b", re.IGNORECASE)
 
 
@@ -165,6 +165,119 @@ def _stem(word: str) -> str:
     return word
 
 
+# a statement's tokens: words, names, numbers, identifiers ("LDG-<year>-", "api.pulse.app/v2", "00:00")
+_TOKEN = re.compile(r"(?:<|(?<!\w)\.)?[^\W_](?:[\w.\-/:@%<>']*[^\W_>])?>?")
+_KEY_LINE = re.compile(r"\s*([^:;,.]{2,40}?):\s")  # "Product analytics: PostHog, …" names its subject before the colon
+SLOT_ONE_WAY = 0.6  # cosine a slot needs when only one statement's subject is found in the other
+
+
+@lru_cache(maxsize=1024)
+def _statement(text: str) -> tuple[frozenset, dict]:
+    """(subject words, {value: kind}) of ``text``, read from its structure, not from a list of phrasings.
+
+    The subject is what comes before a "key:" colon or the first verb (:func:`_subject`); a value
+    is a token that names something rather than describes: it holds a digit or an identifier
+    character (``00:00``, ``api.pulse.app/v2``, ``victory-native``), or is a name (capitalised past
+    the sentence start, CamelCase, an acronym: WeasyPrint, PostHog, QOI). Its kind (:func:`_kind`)
+    says what sort of value it is, so "16 GB of memory" and "a batch size of 512" hold no one slot."""
+    key = _KEY_LINE.match(text)
+    head = _head(key.group(1) + " is" if key else text)
+    subject = {_porter(p) for w in head for p in re.split(r"[-._/']", w) if p and not p.isdigit() and p not in _STOP}
+    values, start = {}, True
+    toks = list(_TOKEN.finditer(text))
+    for i, m in enumerate(toks):
+        tok = m.group(0)
+        low = tok.lower().strip("<>")
+        inner = tok[1:]
+        if i and _NUM.fullmatch(toks[i - 1].group(0)) and tok.isalpha():
+            pass  # the unit of the number before it ("16 GB", "500 EUR"), part of that value's kind
+        elif (any(c.isdigit() for c in tok) or any(c in tok for c in "./:@_%<>") or ("-" in tok and low not in head)
+                or (not start and tok[0].isupper()) or any(c.isupper() for c in inner) and not inner.isupper()
+                or len(tok) > 1 and tok.isupper()):
+            after = toks[i + 1].group(0) if i + 1 < len(toks) and toks[i + 1].start() - m.end() <= 1 else ""
+            values[_stem(low)] = _kind(low, after)
+        start = text[m.end():m.end() + 2].startswith((". ", "; ", ": ", "? ", "! "))
+    return frozenset(subject), values
+
+
+_NUM = re.compile(r"\d+(?:[.,]\d+)?[km]?%?")
+
+
+def _kind(value: str, after: str) -> str:
+    """What sort of value: a time of day, a size (64x64), a version or fraction, a path, a host or
+    dotted name, a number with the unit word after it ("16 GB", "30 days"), else a name."""
+    if re.fullmatch(r"\d{1,2}:\d{2}", value):
+        return "time"
+    if re.fullmatch(r"\d+x\d+", value):
+        return "size"
+    if re.fullmatch(r"v?\d+(?:\.\d+)+", value):
+        return "version"
+    if "/" in value:
+        return "path"
+    if "." in value.strip("."):
+        return "host"
+    if _NUM.fullmatch(value):
+        unit = after.lower()
+        return "num:" + (_porter(unit) if unit.isalpha() and unit not in _STOP else "")
+    return "name"
+
+
+_STOP = frozenset("a an the of for to in on at by and or with per from is are was so as since after before".split())
+
+
+def _head(text: str) -> tuple[str, ...]:
+    """The words naming what ``text`` is about: those before its first verb (:data:`_SUBJECT_END`),
+    or, when no known verb comes first, before the first function word or number with the last
+    word left out as the verb ("Water tiles step their animation …" -> water tiles)."""
+    from .analyze import STOPWORDS
+
+    words: list[str] = []
+    for w in re.findall(r"[\w.'-]+", text.lower())[:8]:
+        if not words and w in _SUBJECT_SKIP:
+            if w in ("we", "i", "they", "you", "it"):
+                return ()
+            continue
+        if _SUBJECT_END.fullmatch(w):
+            return tuple(words)
+        if w in STOPWORDS or w[0].isdigit():
+            return tuple(words[:-1] if len(words) > 1 else words)
+        words.append(w)
+    return ()
+
+
+@lru_cache(maxsize=1024)
+def _words(text: str) -> tuple[frozenset, str]:
+    """(stemmed words, the text with no spaces or hyphens) of ``text``: a subject word is found in
+    either ("cutoff" in "cut off")."""
+    low = text.lower()
+    words = {_porter(p) for w in re.findall(r"[\w.'-]+", low) for p in re.split(r"[-._/']", w) if p}
+    return frozenset(words), re.sub(r"[\s\-]+", "", low)
+
+
+def _porter(word: str) -> str:
+    from .stem import stem
+
+    return stem(word)
+
+
+def _found(subject: frozenset, text: str) -> bool:
+    words, joined = _words(text)
+    return bool(subject) and all(w in words or (len(w) > 4 and w in joined) for w in subject)
+
+
+def _same_slot(old: str, new: str, cosine: float) -> bool:
+    """The two statements describe one subject (one's subject words are all in the other; both
+    ways, or one way at cosine >= :data:`SLOT_ONE_WAY`) and ``new`` gives it a value ``old`` lacks,
+    of a kind ``old`` holds."""
+    so, vo = _statement(old)
+    sn, vn = _statement(new)
+    in_old, in_new = _found(sn, old), _found(so, new)
+    if not (in_old or in_new) or (not (in_old and in_new) and cosine < SLOT_ONE_WAY):
+        return False
+    kinds = set(vo.values())
+    return any(k in kinds for v, k in vn.items() if v not in vo)
+
+
 def replaces(old: str, new: str, cosine: float) -> bool:
     """Whether the newer text ``new`` is an implicit update of ``old`` (see the module docstring)."""
     from .rank_head import is_location_note
@@ -174,7 +287,11 @@ def replaces(old: str, new: str, cosine: float) -> bool:
     change = states_change(new)
     if change and cosine >= SAME_SUBJECT:
         return True
-    if cosine <= SAME_SLOT or _other_subject(old, new) or EVENT.search(new):
+    if cosine <= SAME_SLOT or EVENT.search(new):
+        return False
+    if _same_slot(old, new, cosine):
+        return True
+    if _other_subject(old, new):
         return False  # the weaker evidence of a shared slot needs the same named subject
     slot = _slot(old, new)
     if slot == 2 or (slot == 1 and (change or cosine >= RESTATED)):
