@@ -162,7 +162,7 @@ def detect(data: bytes) -> str:
 
     if looks_plain_rows(body):
         return "tabular"
-    return "text"
+    return "config" if _settings_file(body) else "text"
 
 
 def is_terminal(data: bytes) -> bool:
@@ -264,6 +264,8 @@ def is_code(data: bytes, trimmed: bytes) -> bool:
 
     if shape != "prose" and sniff_outline(data) in LINE_SHAPED:  # their marks: ``endfunction()``, ``proc x {``
         return True
+    if _settings_file(data, not_code=True):  # a block config dialect: braces and ``if``, no calls
+        return False
     matches = 0
     for _ in _KEYWORDS.finditer(data):
         matches += 1
@@ -451,3 +453,12 @@ def _looks_config(data: bytes) -> bool:
     from ..formats.configs import looks_config
 
     return looks_config(data)
+
+
+
+def _settings_file(data: bytes, *, not_code: bool = False) -> bool:
+    """A settings file of a dialect the strict readers do not know (asked last, so prose stays
+    text; ``not_code``: also without code's calls, asked before code's keyword votes)."""
+    from ..formats.settings import looks_settings, settings_not_code
+
+    return (settings_not_code if not_code else looks_settings)(data)

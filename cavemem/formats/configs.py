@@ -41,10 +41,24 @@ class ConfigShape:
     prose: int
 
 
-@remember_last_answer
 def classify(data: bytes) -> ConfigShape | None:
-    """The config shape of ``data`` or None. The last answer is remembered: detection and then
-    the config compressor classify the same payload, and the YAML parse dominates the cost."""
+    """The config shape of ``data`` or None: a strict reader's, else a settings file of an
+    unknown dialect (``settings.looks_settings``: detection asks that one last, the config
+    compressor accepts what detection routed)."""
+    shape = classify_strict(data)
+    if shape is None:
+        from .settings import looks_settings
+
+        if looks_settings(data):
+            return ConfigShape("ini", 0, 0, 0, 0)
+    return shape
+
+
+@remember_last_answer
+def classify_strict(data: bytes) -> ConfigShape | None:
+    """The config shape of ``data`` by the strict readers, or None. The last answer is
+    remembered: detection and then the config compressor classify the same payload, and the
+    YAML parse dominates the cost."""
     text = utf8_text(data)
     if text is None or not trim_space(text):
         return None
@@ -268,4 +282,5 @@ def line_count(data: bytes) -> int:
 
 
 def looks_config(data: bytes) -> bool:
-    return classify(data) is not None and line_count(data) >= 12
+    """The strict readers' verdict (detection's config step, and its veto on code)."""
+    return classify_strict(data) is not None and line_count(data) >= 12
