@@ -265,25 +265,28 @@ def _found(subject: frozenset, text: str) -> bool:
     return bool(subject) and all(w in words or (len(w) > 4 and w in joined) for w in subject)
 
 
-def _same_slot(old: str, new: str, cosine: float) -> bool:
+def _same_slot(old: str, new: str, cosine: float | None) -> bool:
     """The two statements describe one subject (one's subject words are all in the other; both
     ways, or one way at cosine >= :data:`SLOT_ONE_WAY`) and ``new`` gives it a value ``old`` lacks,
     of a kind ``old`` holds."""
     so, vo = _statement(old)
     sn, vn = _statement(new)
     in_old, in_new = _found(sn, old), _found(so, new)
-    if not (in_old or in_new) or (not (in_old and in_new) and cosine < SLOT_ONE_WAY):
+    if not (in_old or in_new) or (not (in_old and in_new) and (cosine is None or cosine < SLOT_ONE_WAY)):
         return False
     kinds = set(vo.values())
     return any(k in kinds for v, k in vn.items() if v not in vo)
 
 
-def replaces(old: str, new: str, cosine: float) -> bool:
-    """Whether the newer text ``new`` is an implicit update of ``old`` (see the module docstring)."""
+def replaces(old: str, new: str, cosine: float | None) -> bool:
+    """Whether the newer text ``new`` is an implicit update of ``old`` (see the module docstring);
+    ``cosine`` None: no vectors for the pair (not embedded yet), the structural slot alone decides."""
     from .rank_head import is_location_note
 
     if _envs(old) != _envs(new) or is_location_note(old) != is_location_note(new):
         return False  # prod vs staging; a where-the-code note is replaced by another note, not by a bug story
+    if cosine is None:
+        return not EVENT.search(new) and _same_slot(old, new, None)
     change = states_change(new)
     if change and cosine >= SAME_SUBJECT:
         return True
@@ -310,7 +313,7 @@ def newer_first(order: list[int], texts: dict[int, str], ts: dict[int, int], sim
     for new in changers:
         pos = out.index(new)
         for i, old in enumerate(out[:pos]):
-            cos = sims.get((old, new), sims.get((new, old), 0.0))
+            cos = sims.get((old, new), sims.get((new, old)))
             if ts.get(old, 0) < ts.get(new, 0) and replaces(texts.get(old, ""), texts.get(new, ""), cos):
                 out.insert(i, out.pop(pos))
                 break
