@@ -190,7 +190,8 @@ def _statement(text: str) -> tuple[frozenset, dict]:
     says what sort of value it is, so "16 GB of memory" and "a batch size of 512" hold no one slot."""
     key = _KEY_LINE.match(text)
     head = _head(key.group(1) + " is" if key else text)
-    subject = {_porter(p) for w in head for p in re.split(r"[-._/']", w) if p and not p.isdigit() and p not in _STOP}
+    subject = {_porter(p) for w in head if "/" not in w for p in re.split(r"[-._/']", w)
+               if p and not p.isdigit() and p not in _STOP} | {w for w in head if "/" in w}  # a path names itself
     values, start = {}, True
     toks = list(_TOKEN.finditer(text))
     for i, m in enumerate(toks):
@@ -202,7 +203,10 @@ def _statement(text: str) -> tuple[frozenset, dict]:
         elif (any(c.isdigit() for c in tok) or any(c in tok for c in "./:@_%<>") or ("-" in tok and low not in head)
                 or (not start and tok[0].isupper()) or any(c.isupper() for c in inner) and not inner.isupper()
                 or len(tok) > 1 and tok.isupper()):
-            after = toks[i + 1].group(0) if i + 1 < len(toks) and toks[i + 1].start() - m.end() <= 1 else ""
+            after = "%" if text[m.end():m.end() + 1] == "%" else (
+                toks[i + 1].group(0) if i + 1 < len(toks) and toks[i + 1].start() - m.end() <= 1 else "")
+            if after.lower() == "per" and i + 2 < len(toks):
+                after = toks[i + 2].group(0)  # "20 per page": a count of pages
             values[_stem(low)] = _kind(low, after)
         start = text[m.end():m.end() + 2].startswith((". ", "; ", ": ", "? ", "! "))
     return frozenset(subject), values
@@ -226,7 +230,7 @@ def _kind(value: str, after: str) -> str:
         return "host"
     if _NUM.fullmatch(value):
         unit = after.lower()
-        return "num:" + (_porter(unit) if unit.isalpha() and unit not in _STOP else "")
+        return "num:" + ("%" if unit == "%" else _porter(unit) if unit.isalpha() and unit not in _STOP else "")
     return "name"
 
 
@@ -270,7 +274,8 @@ def _porter(word: str) -> str:
 
 def _found(subject: frozenset, text: str) -> bool:
     words, joined = _words(text)
-    return bool(subject) and all(w in words or (len(w) > 4 and w in joined) for w in subject)
+    low = text.lower()
+    return bool(subject) and all(w in low if "/" in w else w in words or (len(w) > 4 and w in joined) for w in subject)
 
 
 def _same_slot(old: str, new: str, cosine: float | None) -> bool:
@@ -283,7 +288,8 @@ def _same_slot(old: str, new: str, cosine: float | None) -> bool:
     if not (in_old or in_new) or (not (in_old and in_new) and (cosine is None or cosine < SLOT_ONE_WAY)):
         return False
     kinds = set(vo.values())
-    return any(k in kinds for v, k in vn.items() if v not in vo)
+    named = any(k == "name" for v, k in vn.items() if v in vo)  # "CONN_MAX_AGE is 60" / "CONN_MAX_AGE = 0"
+    return any(k in kinds and (k != "num:" or named) for v, k in vn.items() if v not in vo)
 
 
 def replaces(old: str, new: str, cosine: float | None) -> bool:
