@@ -91,3 +91,22 @@ def test_bulk_import_stores_what_one_row_at_a_time_stores(tmp_path, monkeypatch,
         hb = bulk.recall(q, project=project, now=NOW)["hits"]
         assert ha and [(h["id"], h["score"]) for h in ha] == [(h["id"], h["score"]) for h in hb], q
     assert bulk.import_lines(lines).to_dict()["imported"] == 0  # a second import adds nothing
+
+
+def test_bulk_import_keeps_copy_special_characters(tmp_path, db_backend):
+    """Backslashes, tabs, newlines, carriage returns and the text format's own markers (``\\N``, ``\\.``)
+    in the text and metadata come back from a bulk import exactly as from the per-row path (PostgreSQL's
+    COPY rows are built by hand)."""
+    odd = ["C:\\Users\\dev\\cfg", "col a\tcol b", "line one\nline two", "dos line\r\nnext", "\\N is not null",
+           "\\.", "ends with a backslash \\", "naïve café 日本語 ünïcode", "tab\\tliteral and \\n literal"]
+    lines = [json.dumps({"text": f"note {i}: {t}", "project": "odd", "topic": t if i % 2 else None, "tags": [t, "x\ty"],
+                         "files": [f"dir\\{i}\nname"], "created_at": "2024-05-01T10:00:00Z"}) for i, t in enumerate(odd)]
+    ref = Memory(str(tmp_path / "per-row.db"), cwd=str(tmp_path), clock=lambda: CLOCK)
+    _per_row(ref, lines)
+    bulk = Memory(db_backend or str(tmp_path / "bulk.db"), cwd=str(tmp_path), clock=lambda: CLOCK)
+    assert bulk.import_lines(lines).imported == len(odd)
+    a, b = _state(ref), _state(bulk)
+    assert a == b
+    assert any("line one\\nline two" in line for line in b[0])  # the newline survived as JSON's \n
+    hits = bulk.recall("backslash", project="odd", now=NOW)["hits"]
+    assert hits and hits[0]["text"] == "note 6: ends with a backslash \\"

@@ -130,7 +130,8 @@ def parse_line(raw: str, *, redact: bool, now: str, report: ImportReport) -> Mem
         tags=_str_list(obj, "tags"), files=_str_list(obj, "files"), seen_count=seen,
     )
     for key in _OPTIONAL_STR:
-        setattr(rec, key, _str_or_none(obj, key))
+        if key in obj:  # an absent key keeps the record's default (None)
+            setattr(rec, key, _str_or_none(obj, key))
     given_id = obj.get("id")
     if given_id is not None:
         if not isinstance(given_id, str) or given_id != ids.memory_id(text, project):
@@ -143,7 +144,7 @@ def parse_line(raw: str, *, redact: bool, now: str, report: ImportReport) -> Mem
     cleaned, kinds, _ = privacy.clean(text, redact_secrets=redact)
     if not cleaned.strip():
         raise BadLine("cave_memory_empty", "nothing left to import after removing <private> spans")
-    if redact:  # every stored field, not only the text (as remember does)
+    if redact and (rec.topic or rec.entity or rec.session or rec.tags or rec.files):  # every stored field, as remember does
         fields, more = privacy.clean_fields({k: getattr(rec, k) for k in ("topic", "entity", "session", "tags", "files")})
         for k, value in fields.items():
             setattr(rec, k, tuple(value) if isinstance(getattr(rec, k), tuple) else value)
