@@ -29,12 +29,14 @@ def test_yaml_service_query_exact():
     out = c.compress_query(service_yaml().encode(), "feature_37 rollout").decode()
     assert out == (
         "service:\n  name: checkout\n  owner: payments\n  database:\n    host: db.internal\n    port: 5432\n"
-        "  feature_00:\n    enabled: true\n    rollout: 0\n  feature_01:\n    enabled: false\n    rollout: 1\n"
-        "# … 105 config lines elided (caveman) …\n"
+        "  feature_00:\n    enabled: true\n    rollout: 0\n"
+        "# … 108 config lines elided (caveman): 36 more sibling blocks; key: "
+        + ", ".join(f"feature_{i:02d}" for i in range(1, 37)) + "; enabled: false×18 true×18; range rollout=1..36 …\n"
         "  feature_37:\n    enabled: false\n    rollout: 37\n"
-        "# … 36 config lines elided (caveman) …\n"
+        "# … 36 config lines elided (caveman): 12 more sibling blocks; key: "
+        + ", ".join(f"feature_{i}" for i in range(38, 50)) + "; enabled: true×6 false×6; range rollout=38..49 …\n"
         "  incident:\n    status: ERROR\n    action: rollback\n"
-    )
+    )  # every hidden block is named: a feature key never disappears unsaid (issue 9)
     parsed = yaml.safe_load(out)
     assert parsed["service"]["feature_37"]["rollout"] == 37
     assert c.compress_query(out.encode(), "feature_37 rollout") is None  # idempotent
@@ -87,7 +89,8 @@ def test_crlf_yaml_without_trailing_newline():
     assert out is not None
     assert not out.endswith(b"\n")
     assert out.count(b"\n") == out.count(b"\r\n")
-    assert b"# \xe2\x80\xa6 105 config lines elided (caveman) \xe2\x80\xa6\r\n" in out
+    assert "# … 108 config lines elided (caveman): 36 more sibling blocks; key: feature_01, ".encode() in out
+    assert "range rollout=1..36 …\r\n".encode() in out
 
 
 @pytest.mark.parametrize(

@@ -355,9 +355,10 @@ def test_array_tables_shown_once_are_not_listed_again():
 
 
 def test_sections_hidden_outside_a_family_are_named():
-    # sections of different shapes: the line-level rules drop some whole, and the marker names them
+    # sections of different shapes repeating shown settings: the line-level rules drop some
+    # whole (every line they hide is visible elsewhere), and the marker names them
     text = "".join(
-        f"[svc-{i}]\n" + "".join(f"k{j}_{i} = {digest(str(i * j))[:12]}\n" for j in range(i % 5 + 1)) + "\n" for i in range(30)
+        f"[svc-{i}]\n" + "".join(f"k{j} = {digest(str(j))[:12]}\n" for j in range(i % 5 + 1)) + "\n" for i in range(30)
     )
     out = c.compress(text.encode()).decode()
     hidden = [f"svc-{i}" for i in range(30) if f"[svc-{i}]\n" not in out]

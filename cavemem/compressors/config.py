@@ -24,6 +24,7 @@ from ..formats.configs import SECTION_HEADER, classify, yaml_valid
 from ..gocompat import trim_space
 from .base import QueryCompressor
 from .lineends import cr_suffix, emit_with_markers, join_lines, splice_dropped, utf8_lines
+from .config_guard import keep_unseen_settings
 from .config_stanzas import indentation
 from .redundancy import keep_non_redundant
 from .relevance import CONFIG_LIMIT, RELEVANCE_THRESHOLD, keep_query_relevant
@@ -152,6 +153,7 @@ def _initial_keeps(lines: list[str], yaml: bool, query: str) -> list[bool]:
     if query:
         keep_query_relevant(keep, lines, query, CONFIG_LIMIT, RELEVANCE_THRESHOLD)
     keep_non_redundant(lines, keep)
+    keep_unseen_settings(lines, keep, yaml)
     return keep
 
 

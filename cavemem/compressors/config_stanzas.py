@@ -40,8 +40,6 @@ MAX_FIELDS = 24
 MIN_MEMBER_LINES = 3  # smaller blocks are data rows, left to the line-level rules
 MEMBER_RELEVANCE = 0.75
 MAX_QUERY_MEMBERS = 4
-MIN_LABEL_BYTES = 160
-MAX_LABEL_BYTES = 1024
 MAX_LABEL_CHARS = 96
 
 _SECTION = SECTION_HEADER
@@ -51,6 +49,7 @@ _YAML_KEY = re.compile(r"""([^\s#'"\[\]{},&*!|>%@`-][^:#]{0,200}?|"[^"\n]{0,200}
 _ANCHOR = re.compile(r"&([^\s,\[\]{}]+)")
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 _ALIAS = re.compile(r"\*([^\s,\[\]{}]+)")
+_KEY_NAME = re.compile(r"""[\t ]*(?:-[\t ]+)?("[^"\n]+"|[^\s:=#"'][^\s:=]*)[\t ]*(?:=|:(?:[\t ]|$))""")
 
 
 def indentation(line: str) -> int:
@@ -328,16 +327,32 @@ def query_members(family: Family, lines: list[str], query: str) -> set[int]:
     return set(ranked[:MAX_QUERY_MEMBERS])
 
 
-def choose_exemplars(family: Family, forced: set[int]) -> None:
+def choose_exemplars(family: Family, forced: set[int], lines: list[str] | None = None) -> None:
     """Fill ``family.elided``: keep the first member, the ``forced`` ones (query or alarm), and
-    members showing a key path no kept member showed; elide the rest."""
+    members showing a key path no kept member showed — or (given ``lines``) a key name at any
+    depth no kept member shows, as shapes are capped; elide the rest."""
     shown: set[str] = set()
+    names: set[str] = set()
     family.elided = []
     for k, st in enumerate(family.members):
-        keep = k == 0 or k in forced or not st.shape <= shown
+        own = member_keys(lines, st) if lines is not None else frozenset()
+        keep = k == 0 or k in forced or not st.shape <= shown or not own <= names
         if keep:
             shown |= st.shape
+            names |= own
         family.elided.append(not keep)
+
+
+def member_keys(lines: list[str], st: Stanza) -> frozenset:
+    """Every key name set in the member's lines (``key:``, ``key =``), at any depth, except its
+    own label (``feature_17:``): the family marker lists that one."""
+    out = set()
+    for i in range(st.start, st.end):
+        m = _KEY_NAME.match(lines[i])
+        if m is not None:
+            out.add(m.group(1))
+    out.discard(st.label)
+    return frozenset(out)
 
 
 def anchors_defined(lines: list[str], start: int, end: int) -> set[str]:
@@ -363,22 +378,20 @@ def _encodable(v: str) -> bool:
     return True
 
 
-def family_summary(family: Family, members: list[Stanza], elided_bytes: int, labels: bool = True) -> str:
+def family_summary(family: Family, members: list[Stanza], elided_bytes: int, labels: bool = True) -> str | None:
     """What the elided ``members`` are and share, e.g. ``30 more [pkg.cargo.target.*] tables;
     target: aarch64-pc-windows-gnullvm, …; all available=true components=[] extensions=[]``.
 
-    Their names are listed when the list fits (an eighth of the hidden bytes, ≤ 1 KB), else given
-    as a count and range (not at all with ``labels=False``: the caller lists the full section
-    names); the rest comes from :func:`.invariants.summarize_elided`."""
+    Every member name is listed (``labels=False``: the caller lists the full section names);
+    None when a name cannot be quoted in a marker — the caller then keeps the members, since a
+    fold must say what it dropped. The rest comes from :func:`.invariants.summarize_elided`."""
     n = len(members)
     parts = [f"{n} more {family.noun if n > 1 else family.noun_one}"]
     names = list(dict.fromkeys(st.label for st in members if st.label)) if labels else []
-    if names and all(map(_label_usable, names)):
-        listing = ", ".join(names)
-        if len(listing.encode("utf-8")) <= min(MAX_LABEL_BYTES, max(MIN_LABEL_BYTES, elided_bytes // 8)):
-            parts.append(f"{family.slot}: {listing}")
-        elif len(names) > 1:
-            parts.append(f"{family.slot}: {len(names)} distinct, {min(names)}..{max(names)}")
+    if names:
+        if not all(map(_label_usable, names)):
+            return None
+        parts.append(f"{family.slot}: {', '.join(names)}")
     units = [st.fields for st in members]
     if all(units):
         summary = summarize_elided(units, elided_bytes)

@@ -35,6 +35,7 @@ from .config_stanzas import (
     section_families,
     yaml_families,
 )
+from .config_guard import is_setting, keep_unseen_settings
 from .lineends import splice_dropped
 from .redundancy import keep_non_redundant
 from .relevance import CONFIG_LIMIT, RELEVANCE_THRESHOLD, keep_query_relevant
@@ -94,6 +95,7 @@ def structured_lines(lines: list[str], yaml: bool, query: str, cr: str) -> list[
     keep_non_redundant([lines[i] for i in open_idx], sub)
     for i, k in zip(open_idx, sub):
         keep[i] = k
+    keep_unseen_settings(lines, keep, yaml, blocked)
     if yaml:
         expand_yaml_context(lines, keep, blocked)
     else:
@@ -135,7 +137,7 @@ def _plan(lines: list[str], yaml: bool, families: list[Family], forced: list[set
             if blocked[fam.members[0].start]:
                 fam.elided = [True] * len(fam.members)  # inside an elided ancestor
                 continue
-            choose_exemplars(fam, forced[f])
+            choose_exemplars(fam, forced[f], lines)
             for k, st in enumerate(fam.members):
                 if (f, k) in pinned:
                     fam.elided[k] = False
@@ -225,41 +227,88 @@ def _emit(lines: list[str], keep: list[bool], families: list[Family], ini: bool,
 
 
 def _run_output(lines: list[str], i: int, j: int, starts: dict, ini: bool, cr: str, shown: set[str]) -> list[str]:
-    """One marker line for the dropped run ``lines[i:j]``, or the lines themselves when a marker
-    would not pay: a lone line no longer than the spec's marker, or a run whose marker would
-    cost more than half of what it hides (two short list entries are cheaper than a marker)."""
+    """The output for the dropped run ``lines[i:j]``. TOML/INI: one marker naming every hidden
+    section (:func:`.config.named_marker`). YAML: the run is cut into spans of elided members of
+    one family and spans of other lines, each given its own marker (or kept): a family span's
+    marker lists every member it hides, so a fold never drops a name unsaid."""
+    if ini:
+        return _ini_run(lines, i, j, starts, cr, shown)
+    out: list[str] = []
+    for a, b, family, members, _ in _spans(lines, i, j, starts, ini):
+        out.extend(_span_output(lines, a, b, family, members, ini, cr))
+    return out
+
+
+def _spans(lines: list[str], i: int, j: int, starts: dict, ini: bool):
+    """[start, end, family, members, has_setting] spans of ``lines[i:j]``: consecutive elided
+    members of one family (with the blank and comment lines around them), or other lines (family
+    None)."""
+    spans: list = []
+    k = i
+    while k < j:
+        hit = starts.get(k)
+        if hit is not None and hit[1].end <= j:
+            fam, st = hit
+            last = spans[-1] if spans else None
+            if last is not None and (last[2] is fam or (last[2] is None and not last[4])):
+                last[1], last[2] = st.end, fam  # a lead of blank and comment lines joins the family
+                last[3].append(st)
+            else:
+                spans.append([k, st.end, fam, [st], False])
+            k = st.end
+            continue
+        setting = is_setting(lines[k], not ini)
+        if spans and (spans[-1][2] is None or not setting):
+            spans[-1][1] = k + 1  # blank and comment lines go with the span they follow
+            spans[-1][4] = spans[-1][4] or setting
+        else:
+            spans.append([k, k + 1, None, [], setting])
+        k += 1
+    return spans
+
+
+def _span_output(lines: list[str], i: int, j: int, family: Family | None, members: list[Stanza], ini: bool, cr: str) -> list[str]:
+    """One marker for ``lines[i:j]``, or the lines themselves when a marker would not pay (a
+    lone line no longer than the spec's marker; a marker costing over half of what it hides) or
+    cannot name every elided member."""
+    count = j - i
+    plain = marker(count)
+    if count == 1 and family is None:
+        return [lines[i]] if len(lines[i].encode()) <= len((plain + cr).encode()) else [plain + cr]
+    hidden = sum(len(lines[x].encode("utf-8", "surrogatepass")) + 1 for x in range(i, j))
+    if family is not None:
+        summary = family_summary(family, members, hidden)
+        if summary is None:
+            return lines[i:j]
+        text = f"{plain[:-2]}: {summary} …"
+    elif any(trim_space(lines[k]) and not is_comment(lines[k], ini) for k in range(i, j)):
+        text = plain  # the spec's own kind of run (settings shown elsewhere, blank lines)
+    elif any(trim_space(lines[k]) for k in range(i, j)):
+        text = comment_marker(count)
+    else:
+        text = plain
+    if 2 * len(text.encode()) > hidden:
+        return lines[i:j]
+    return [text + cr]
+
+
+def _ini_run(lines: list[str], i: int, j: int, starts: dict, cr: str, shown: set[str]) -> list[str]:
+    """TOML/INI: a run of only comments gets the comment marker; otherwise the marker names every
+    hidden section, with the family summary when the run is elided members of one family only."""
     count = j - i
     plain = marker(count)
     if count == 1:
         return [lines[i]] if len(lines[i].encode()) <= len((plain + cr).encode()) else [plain + cr]
-    comments = other = 0
-    family: Family | None = None
-    members: list[Stanza] = []
-    k = i
-    while k < j:
-        hit = starts.get(k)
-        if hit is not None and hit[1].end <= j and (family is None or hit[0] is family):
-            family = hit[0]
-            members.append(hit[1])
-            k = hit[1].end
-            continue
-        if is_comment(lines[k], ini):
-            comments += 1
-        elif trim_space(lines[k]):
-            other += 1
-        k += 1
+    spans = _spans(lines, i, j, starts, True)
+    families = {id(sp[2]): sp[2] for sp in spans if sp[2] is not None}
+    other = any(sp[4] for sp in spans)
+    family = next(iter(families.values())) if len(families) == 1 and not other else None
     hidden = sum(len(lines[x].encode("utf-8", "surrogatepass")) + 1 for x in range(i, j))
-    if ini and (other or family is not None):  # TOML/INI: the marker names every hidden section
-        summary = family_summary(family, members, hidden, labels=False) if family is not None and not other else ""
+    if families or other:
+        members = [st for sp in spans for st in sp[3]]
+        summary = (family_summary(family, members, hidden, labels=False) or "") if family is not None else ""
         return named_marker(lines, i, j, cr, shown, summary, verbatim=True)
-    if other or (family is None and not comments):
-        text = plain  # the spec's own kind of run
-    elif family is not None:
-        text = f"{plain[:-2]}: {family_summary(family, members, hidden)} …"
-        if 2 * len(text.encode()) > hidden:
-            text = plain
-    else:
-        text = comment_marker(count)
+    text = comment_marker(count) if any(trim_space(lines[k]) for k in range(i, j)) else plain
     if 2 * len(text.encode()) > hidden:
         return lines[i:j]
     return [text + cr]
