@@ -22,7 +22,9 @@ holding a slot character (cached per token), so a log of plain words costs C-spe
 from __future__ import annotations
 
 import re
+from array import array
 from collections import Counter
+from itertools import chain
 
 from .invariants import Fields
 
@@ -48,6 +50,7 @@ WORD_KIND = "name"
 _PLACEHOLDER = {kind: f"_s_{kind}_" for kind in KINDS}
 _WORD_PLACEHOLDER = f"_s_{WORD_KIND}_"
 _CACHE_LIMIT = 1 << 16
+SHAPE_BLOCK_LINES = 4096
 # Learned word slots: a word seen at most this often is rare; a slot needs this many lines that
 # agree on everything else; a line has at most this many word slots.
 RARE_WORD_MAX = 4
@@ -107,12 +110,21 @@ def _template_token(m: re.Match) -> str:
 
 
 def shape_templates(lines: list[str]) -> list[str]:
-    """Each line with its slot-shaped tokens replaced by placeholders and single-spaced."""
-    joined = "\n".join(lines)
-    if joined.count("\n") != len(lines) - 1:  # pragma: no cover - split lines hold no newline
-        return [" ".join(_TOKEN.findall(_SLOTTY_TOKEN.sub(_template_token, line))) for line in lines]
-    shaped = _SLOTTY_TOKEN.sub(_template_token, joined).split("\n")
-    return [" ".join(s.split()) for s in shaped]
+    """Each line with its slot-shaped tokens replaced by placeholders and single-spaced.
+
+    A block of lines at a time: one substitution per block keeps C speed, and no joined or
+    half-shaped copy of the whole log lives beside its lines (peak memory, issue 9)."""
+    out: list[str] = []
+    same: dict[str, str] = {}  # equal templates share one string: most lines of a log repeat a template
+    for at in range(0, len(lines), SHAPE_BLOCK_LINES):
+        block = lines[at : at + SHAPE_BLOCK_LINES]
+        joined = "\n".join(block)
+        if joined.count("\n") != len(block) - 1:  # pragma: no cover - split lines hold no newline
+            out += [" ".join(_TOKEN.findall(_SLOTTY_TOKEN.sub(_template_token, line))) for line in block]
+            continue
+        shaped = [" ".join(s.split()) for s in _SLOTTY_TOKEN.sub(_template_token, joined).split("\n")]
+        out += [same.setdefault(t, t) for t in shaped]
+    return out
 
 
 class LogTemplates:
@@ -126,8 +138,19 @@ class LogTemplates:
 
     def __init__(self, lines: list[str]):
         self.lines = lines
-        self._word_slots: dict[int, list[int]] = {}
+        self._member = bytearray(len(lines))  # 1: the line's template carries learned word slots
+        self._odd: dict[int, list[int]] = {}  # members whose own text holds the placeholder word
         self.templates = self._learn_word_slots(shape_templates(lines))
+
+    def _rare_template(self, toks: list[str], counts: Counter) -> tuple[str, list[int]] | None:
+        """``toks`` with its rare words masked and their positions, or None when it has none or too many."""
+        rare = [p for p, t in enumerate(toks) if counts[t] <= RARE_WORD_MAX and not t.startswith("_s_")]
+        if not rare or len(rare) > MAX_WORD_SLOTS_PER_LINE or 3 * len(rare) > len(toks):
+            return None
+        masked = list(toks)
+        for p in rare:
+            masked[p] = _WORD_PLACEHOLDER
+        return " ".join(masked), rare
 
     def _learn_word_slots(self, shaped: list[str]) -> list[str]:
         """Mask the rare words of lines that agree on every other token.
@@ -136,32 +159,47 @@ class LogTemplates:
         ``Selecting…``, ``Unpacking…``, ``Setting up libfoo``) — the words that say what
         happened (``Unpacking``, ``installed``) recur on every such line. A line's rare words
         are slots when they are few (at most two, at most a third of the line) and at least
-        ``MIN_WORD_SLOT_LINES`` lines share the rest."""
-        counts = Counter(" ".join(shaped).split())
-        groups: dict[str, list[int]] = {}
-        rare_at: dict[int, list[int]] = {}
+        ``MIN_WORD_SLOT_LINES`` lines share the rest. Per line only a group number is kept
+        (4 bytes), not its positions: a 64 MiB log's peak memory (issue 9)."""
+        counts = Counter(chain.from_iterable(map(str.split, shaped)))  # a line's tokens at a time, not all at once
+        group_of: dict[str, int] = {}
+        names: list[str] = []
+        sizes: list[int] = []
+        gid = array("i", bytes(4 * len(shaped)))
         for i, template in enumerate(shaped):
-            toks = template.split(" ")
-            rare = [p for p, t in enumerate(toks) if counts[t] <= RARE_WORD_MAX and not t.startswith("_s_")]
-            if not rare or len(rare) > MAX_WORD_SLOTS_PER_LINE or 3 * len(rare) > len(toks):
+            got = self._rare_template(template.split(" "), counts)
+            if got is None:
+                gid[i] = -1
                 continue
-            for p in rare:
-                toks[p] = _WORD_PLACEHOLDER
-            groups.setdefault(" ".join(toks), []).append(i)
-            rare_at[i] = rare
+            g = group_of.setdefault(got[0], len(names))
+            if g == len(names):
+                names.append(got[0])
+                sizes.append(0)
+            sizes[g] += 1
+            gid[i] = g
         out = list(shaped)
-        for template, members in groups.items():
-            if len(members) >= MIN_WORD_SLOT_LINES:
-                for i in members:
-                    out[i] = template
-                    self._word_slots[i] = rare_at[i]
+        for i, g in enumerate(gid):
+            if g >= 0 and sizes[g] >= MIN_WORD_SLOT_LINES:
+                toks = shaped[i].split(" ")
+                if _WORD_PLACEHOLDER in toks:
+                    self._odd[i] = self._rare_template(toks, counts)[1]
+                else:
+                    self._member[i] = 1
+                out[i] = names[g]
         return out
+
+    def _word_slot_positions(self, i: int) -> list[int]:
+        if i in self._odd:
+            return self._odd[i]
+        if not self._member[i]:
+            return []
+        return [p for p, t in enumerate(self.templates[i].split(" ")) if t == _WORD_PLACEHOLDER]
 
     def fields(self, i: int) -> Fields:
         """Line ``i``'s slot values by kind, or by key for ``key=value`` slots (the first value
         of each), for invariant summaries."""
         tokens = self.lines[i].split()
-        word_slots = self._word_slots.get(i, ())
+        word_slots = self._word_slot_positions(i)
         if word_slots and len(tokens) != self.templates[i].count(" ") + 1:
             word_slots = ()  # a control character split differently: name no word slot at all
         out: Fields = {}
