@@ -60,3 +60,12 @@ def test_without_vectors_only_a_subject_found_both_ways_decides():
     assert not replaces(*one_way, None)
     assert not replaces(*DISTINCT[2], None)
     assert newer_first([1, 2], {1: both[0], 2: both[1]}, {1: 10, 2: 20}, lambda seqs: {}) == [2, 1]
+
+
+def test_turns_of_one_speaker_are_not_versions_of_each_other():
+    """A conversation stored as "<speaker>: <text>": the speaker is no subject, so two turns by
+    the same person with other names in them stay in the order recall gave."""
+    old, new = "Caroline: I adopted a dog named Max in May.", "Caroline: Melanie and I painted the fence on Sunday."
+    assert not replaces(old, new, CLOSE)
+    key_line = ("Search results: 20 per page.", "Search results: 50 per page.")
+    assert replaces(*key_line, NEAR)  # a "key: value" line with a two-word key is still read as one
