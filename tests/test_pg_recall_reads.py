@@ -96,3 +96,22 @@ def test_a_lexical_recall_is_a_few_round_trips(pg_url, tmp_path, monkeypatch, qu
     # made this 15-20), and the API's 3 reads of the hits: 8 here
     assert count[0] <= 9, count[0]
     assert hits and [h["text"] for h in hits] == expected
+
+
+NOW = "2024-06-01T00:00:00Z"
+
+
+def test_repeated_recalls_use_prepared_statements_planned_for_their_values(pg_url, tmp_path):
+    """psycopg prepares a statement after its 5th run (no parse and analysis a recall after that);
+    the server still plans each run for its own values (a generic plan cannot see how selective a
+    tsquery is), and a recall answers the same before and after its statements are prepared."""
+    m, _ = _stores(pg_url, tmp_path)
+    first = [(h["id"], round(h["score"], 6)) for h in m.recall("why is the billing worker slow", project="ops", now=NOW)["hits"]]
+    assert first
+    for _ in range(8):
+        assert [(h["id"], round(h["score"], 6)) for h in m.recall("why is the billing worker slow", project="ops", now=NOW)["hits"]] == first
+    assert m.store.srv.query("SHOW plan_cache_mode") == [("force_custom_plan",)]
+    assert m.store.srv.query("SELECT count(*) FROM pg_prepared_statements")[0][0] > 0
+    other = [(h["id"], round(h["score"], 6)) for h in m.recall("queue depth alerts", project="ops", now=NOW)["hits"]]
+    fresh = Memory(pg_url, cwd=str(tmp_path), scorers=())
+    assert [(h["id"], round(h["score"], 6)) for h in fresh.recall("queue depth alerts", project="ops", now=NOW)["hits"]] == other

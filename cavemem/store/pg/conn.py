@@ -88,12 +88,13 @@ class Server:
         psycopg = _psycopg()
         timeout_ms = _env_int("CAVEMAN_DB_STATEMENT_TIMEOUT_MS", 30000)
         try:
-            # prepare_threshold None: no server-side prepared statements. psycopg prepares a statement
-            # after 5 runs and the server then switches to a generic plan, which cannot see how
-            # selective a tsquery is: recall at 1M memories went p50/p95 53/294 -> 140/569 ms
+            # psycopg prepares a statement after its 5th run (no parse and analysis after that); the
+            # server plans each run for its values (force_custom_plan): a generic plan cannot see how
+            # selective a tsquery is (recall at 1M memories went p50/p95 53/294 -> 140/569 ms)
             conn = psycopg.connect(self.url, autocommit=True, connect_timeout=_env_int("CAVEMAN_DB_CONNECT_TIMEOUT", 5),
-                                   application_name="cavemem", prepare_threshold=None)
+                                   application_name="cavemem")
             conn.execute(f"SET statement_timeout = {timeout_ms}")
+            conn.execute("SET plan_cache_mode = force_custom_plan")
         except psycopg.Error as exc:
             raise unreachable(self.url, exc, "connect") from None
         self._conn, self._pid = conn, os.getpid()
