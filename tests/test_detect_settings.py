@@ -21,6 +21,7 @@ CASES = [
     ("spamassassin_60_awl.cf", "config"),  # ``header AWL  eval:...``, ``ifplugin``/``endif``; was text
     ("freeradius_sites_vmps", "config"),  # ``update reply {``, ``if (&A == B) {``: braces, no calls; was code
     ("icinga2_services.conf", "config"),  # ``apply Service "ping4" {`` / ``import "generic-service"``; was code
+    ("spamassassin_v401.pre", "config"),  # 48 comment lines, its ``loadplugin`` lines all commented out; was text
     ("apt_cache_show_git.txt", "text"),  # ``Field: value`` lines, no comment: a record, not settings
     ("resource_printer_types.py", "code"),  # ``CSV = 'csv'`` under ``from __future__ import``: code
 ]
@@ -66,3 +67,10 @@ def test_calls_keep_a_brace_file_code():
     js = b"".join(b"const v%d = {\n  key: load%d(x),\n  other: call%d(y),\n}\n" % (i, i, i) for i in range(5))
     assert not settings_not_code(js)
     assert detect(js) != "config"
+
+
+def test_a_commented_out_default_is_config_and_a_commented_essay_is_not():
+    settings = b"".join(b"# The option %d sets the mode of the server.\n#\n# option_%d = %d\n" % (i, i, i) for i in range(5))
+    assert detect(b"# Shipped defaults.\n" + settings) == "config"
+    essay = b"".join(b"# Part %d of the story, told as it was told to us.\n#\n" % i for i in range(8))
+    assert detect(essay) != "config"

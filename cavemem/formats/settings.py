@@ -79,7 +79,9 @@ def looks_settings(data: bytes) -> bool:
     if text is None or '"""' in text or "'''" in text:
         return False  # a multi-line string: the spec's fail rule for every INI/TOML shape
     n, setting, prose = shares(text)
-    if n < MIN_BODY_LINES or setting < SETTING_SHARE or prose > PROSE_SHARE:
+    if n < MIN_BODY_LINES:
+        return _commented_out(text, n)
+    if setting < SETTING_SHARE or prose > PROSE_SHARE:
         return False
     return not _rfc822_record(text) and not _yaml_shaped(text)
 
@@ -92,6 +94,16 @@ def _yaml_shaped(text: str) -> bool:
     the judge; a document it rejects (broken flow, duplicate keys) stays rejected."""
     lines = [raw for raw in text[: 1 << 16].split("\n") if raw.strip() and not raw.lstrip().startswith("#")]
     return sum(1 for line in lines if _YAML_KEY.match(line)) * 2 >= len(lines)
+
+
+def _commented_out(text: str, body: int) -> bool:
+    """A shipped default with its settings commented out: twelve ``#`` / ``;`` lines or more,
+    twice the live lines, one of them a setting after its marker (``# loadplugin X::Y``).
+    On the tune split every such file is a config (61 of 62 already were) and no text is."""
+    comments = [raw.strip() for raw in text[: 1 << 16].split("\n") if raw.lstrip().startswith(("#", ";"))]
+    if len(comments) < 12 or len(comments) < 2 * body:
+        return False
+    return any(len(c.split()) >= 2 and line_shape(c.lstrip("#; \t")) == "setting" for c in comments)
 
 
 _CALL = re.compile(r"[A-Za-z_]\w*\(")
