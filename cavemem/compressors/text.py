@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import re
 
-from ..gocompat import fields, trim_space, utf8_text
+from ..gocompat import GO_SPACE, fields, trim_space, utf8_text
 from .base import QueryCompressor
-from .lineends import splice_dropped, split_lines
+from .lineends import cr_suffix, splice_dropped, split_lines
 from .redundancy import keep_non_redundant
 from .relevance import TEXT_LIMIT, keep_query_relevant
-from .text_outline import budget, outline
+from .text_outline import budget, outline_lines
 
 KEEP_HEAD = 2
 KEEP_TAIL = 2
@@ -47,9 +47,27 @@ _MARKER = re.compile(r"(?:sections|sentences|words) elided \(caveman\)")
 _NOISE_TAGS = ("script", "style", "svg")
 
 
+_LEAD_SPACE = re.compile(f"[{GO_SPACE}]*")
+_BODY_TAG = re.compile("<body", re.I)
+
+
 def _looks_html(text: str) -> bool:
-    low = trim_space(text).lower()
-    return low.startswith("<!doctype html") or low.startswith("<html") or "<body" in low
+    """``<!doctype html``/``<html`` first (after white space), or ``<body`` anywhere, in any case:
+    found without a lowered copy of the whole text (a 64 MiB input, issue 9)."""
+    lead = _LEAD_SPACE.match(text).end()
+    low = text[lead : lead + 16].lower()
+    return low.startswith("<!doctype html") or low.startswith("<html") or _BODY_TAG.search(text) is not None
+
+
+def _trimmed_bytes(text: str, size: int) -> int:
+    """``len(TrimSpace(text))`` in UTF-8 bytes (``size``: the whole text's), without a trimmed copy."""
+    lead = _LEAD_SPACE.match(text).end()
+    if lead == len(text):
+        return 0
+    end = len(text)
+    while text[end - 1] in GO_SPACE:
+        end -= 1
+    return size - len(text[:lead].encode("utf-8")) - len(text[end:].encode("utf-8"))
 
 
 def _tag_opener(tag: str):
@@ -109,8 +127,15 @@ def strip_html_noise(text: str) -> str:
 
 def split_sections(text: str) -> list[str]:
     """Paragraphs (or lines, when there is no blank line) and whole fenced blocks, trimmed."""
-    paragraphs = "\n\n" in text or "\r\n\r\n" in text
-    lines, _ = split_lines(text)
+    return sections_of(split_lines(text)[0], _has_blank_line(text))
+
+
+def _has_blank_line(text: str) -> bool:
+    return "\n\n" in text or "\r\n\r\n" in text
+
+
+def sections_of(lines: list[str], paragraphs: bool) -> list[str]:
+    """:func:`split_sections` of a text already split into lines."""
     sections: list[str] = []
     buf: list[str] = []
 
@@ -161,28 +186,39 @@ def is_heading(section: str) -> bool:
     return 1 <= len(fields(section)) <= HEADING_MAX_WORDS
 
 
+def _joined(sections: list[str]) -> bytes:
+    """Sections joined by a blank line, encoded one by one: one emoji would make a joined str
+    4 bytes a character (peak memory, issue 9); the bytes are the same."""
+    return b"\n\n".join(s.encode("utf-8") for s in sections)
+
+
 class TextCompressor(QueryCompressor):
     content_type = "text"
 
     def compress_query(self, data: bytes, query: str) -> bytes | None:
-        text = utf8_text(data)
-        if text is None:
-            return None
-        if len(trim_space(text).encode("utf-8")) < MIN_BYTES:
+        text = utf8_text(data) if len(data) >= MIN_BYTES else None
+        if text is None or _trimmed_bytes(text, len(data)) < MIN_BYTES:
             return None
         if _looks_html(text):  # also a man page quoting ``<body>``: the outline below still applies
             text = strip_html_noise(text)
-        out = self._sections(text, query)
+        # From here on the lines only: one emoji makes the whole text 4 bytes a character, its
+        # lines mostly 1 (a 64 MiB input's peak memory, issue 9)
+        paragraphs, cr, chars = _has_blank_line(text), cr_suffix(text), len(text)
+        lines, trailing = split_lines(text)
+        del text
+        out = self._stages(sections_of(lines, paragraphs), query)
         limit = budget(len(data))
         if out is None or len(out) > limit:
-            short = outline(text, limit, query)
+            short = outline_lines(lines, trailing, cr, chars, limit, query)
             if short is not None and len(short.encode("utf-8")) < len(out or data):
                 return short.encode("utf-8")
         return out
 
     def _sections(self, text: str, query: str) -> bytes | None:
+        return self._stages(split_sections(text), query)
+
+    def _stages(self, sections: list[str], query: str) -> bytes | None:
         """The reference stage, then the prose stage when it saves little (module note)."""
-        sections = split_sections(text)
         n = len(sections)
         if n <= MIN_SECTIONS:
             return None
@@ -202,7 +238,7 @@ class TextCompressor(QueryCompressor):
 
             condensed = condense(out, query)
             if condensed is not None:
-                return "\n\n".join(condensed).encode("utf-8")
+                return _joined(condensed)
         if len(out) == n:
             return None  # nothing dropped (the spec's test: as many sections out as in)
-        return "\n\n".join(out).encode("utf-8")
+        return _joined(out)

@@ -152,14 +152,19 @@ def outline(text: str, limit: int, query: str = "") -> str | None:
     """The finest outline of ``text`` no longer than ``limit`` characters (else the coarsest);
     None when the document has too few lines to outline. Lines a query matches always stay."""
     lines, trailing = split_lines(text)
+    return outline_lines(lines, trailing, cr_suffix(text), len(text), limit, query)
+
+
+def outline_lines(lines: list[str], trailing: bool, cr: str, chars: int, limit: int, query: str = "") -> str | None:
+    """:func:`outline` of a document already split (``chars``: its length), so a caller need
+    not keep the whole text alive beside its lines."""
     if len(lines) < 8 or not _has_paragraphs(lines):
         return None
-    cr = cr_suffix(text)
     skeleton = structural(lines)
     if query:
         keep_query_relevant(skeleton, lines, query, QUERY_LIMIT)
     best = None
-    for level in (1, 2, 3) if len(text) >= DEEP_MIN_CHARS else (1,):
+    for level in (1, 2, 3) if chars >= DEEP_MIN_CHARS else (1,):
         best = render(lines, _keeps(lines, skeleton, level), trailing, cr)
         if len(best) <= limit:
             break
