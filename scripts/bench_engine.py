@@ -17,7 +17,9 @@ tiktoken counting throughput.
   process (``--json-codecs-only`` runs just this section).
 - inputs just under the CLI's 64 MiB stdin cap (log, JSON, CSV, TOML): ``cavemem compress`` wall
   time, peak RSS from GNU time against the input (target ≤ 6×), exact recovery
-  (``--cap-only`` runs just this section; it is not part of the default run).
+  (``--cap-only`` runs just this section; it is not part of the default run; ``--cap-only --cap-real``
+  uses real corpus payloads instead: a dpkg log, a NEWS text with a few emoji, ``pip inspect``'s
+  packages as one JSON array, each repeated to the cap).
 """
 
 from __future__ import annotations
@@ -349,9 +351,36 @@ def make_toml(size: int, seed: int = 17) -> bytes:
     return ("\n".join(out) + "\n").encode()
 
 
-def cap_rss() -> dict:
-    """``cavemem compress`` of inputs just under the CLI's stdin cap: wall, peak RSS (GNU time)
-    against the input size (target: <= 6x), and exact recovery through ``retrieve``."""
+CORPUS = Path(__file__).resolve().parent.parent / "corpus" / "generated"
+
+
+def _repeated(rel: str):
+    """A real corpus file repeated to ``size`` bytes (whole copies): a big payload of a real shape."""
+    def make(size: int) -> bytes:
+        d = (CORPUS / rel).read_bytes()
+        d = d if d.endswith(b"\n") else d + b"\n"
+        return d * max(1, size // len(d))
+    return make
+
+
+def _real_json_array(size: int) -> bytes:
+    """The packages of the corpus's ``pip inspect`` output repeated into one JSON array."""
+    enc = [json.dumps(x, indent=2).encode() for x in json.loads((CORPUS / "json/pip-inspect.json").read_bytes())["installed"]]
+    parts, total = [], 4
+    while total < size:
+        parts.append(enc[len(parts) % len(enc)])
+        total += len(parts[-1]) + 2
+    return b"[\n" + b",\n".join(parts) + b"\n]\n"
+
+
+SYNTHETIC_CAP = (("log", make_log), ("json", make_json), ("csv", make_table), ("toml", make_toml))
+REAL_CAP = (("real log", _repeated("log/dpkg-3.log")), ("real text", _repeated("text/news-systemd-NEWS.txt")),
+            ("real json", _real_json_array))
+
+
+def cap_rss(inputs=SYNTHETIC_CAP) -> dict:
+    """``cavemem compress`` of inputs just under the CLI's stdin cap: wall and CPU seconds, peak
+    RSS (GNU time) against the input size (target: <= 6x), and exact recovery through ``retrieve``."""
     import hashlib
 
     from cavemem.cli.io import STDIN_LIMIT
@@ -361,33 +390,35 @@ def cap_rss() -> dict:
     env = dict(os.environ, CAVEMAN_HOME=home)
     cavemem = str(BIN / "cavemem")
     out = {}
-    for name, make in (("log", make_log), ("json", make_json), ("csv", make_table), ("toml", make_toml)):
+    for name, make in inputs:
         data = make(STDIN_LIMIT - (1 << 20))[: STDIN_LIMIT]
-        if name in ("csv", "toml", "log"):
+        if not name.endswith("json"):
             data = data[: data.rfind(b"\n", 0, STDIN_LIMIT) + 1]
         with tempfile.TemporaryFile() as f:
             f.write(data)
             f.seek(0)
             t = time.perf_counter()
-            p = subprocess.run(["/usr/bin/time", "-f", "%M", cavemem, "compress"], stdin=f, capture_output=True, env=env)
+            p = subprocess.run(["/usr/bin/time", "-f", "%U %S %M", cavemem, "compress"], stdin=f, capture_output=True, env=env)
             wall = time.perf_counter() - t
         lines = p.stderr.decode().strip().splitlines()
-        rss_kb = int(lines[-1])
+        user, system, rss_kb = lines[-1].split()
+        rss_kb = int(rss_kb)
         report = json.loads(lines[-2]) if len(lines) >= 2 and lines[-2].startswith("{") else {}
         exact = None
         if report.get("recovery_handle"):
             back = subprocess.run([cavemem, "retrieve", report["recovery_handle"]], capture_output=True, env=env)
             exact = hashlib.sha256(back.stdout).digest() == hashlib.sha256(data).digest()
         out[name] = {"input MiB": round(len(data) / (1 << 20), 1), "rc": p.returncode, "wall s": round(wall, 1),
+                     "cpu s": round(float(user) + float(system), 1),
                      "peak RSS MiB": round(rss_kb / 1024, 1), "RSS / input": round(rss_kb * 1024 / len(data), 2),
                      "saved": round(report.get("ratio", 0), 3), "content_type": report.get("content_type"), "exact": exact}
     return out
 
 
 def _print_cap(cap: dict) -> None:
-    print(f"{'input at the 64 MiB cap':<10} {'MiB':>6} {'rc':>3} {'wall s':>7} {'RSS MiB':>8} {'RSS/in':>7} {'saved':>6} {'type':>8} exact")
+    print(f"{'input at the 64 MiB cap':<10} {'MiB':>6} {'rc':>3} {'wall s':>7} {'cpu s':>6} {'RSS MiB':>8} {'RSS/in':>7} {'saved':>6} {'type':>8} exact")
     for k, v in cap.items():
-        print(f"{k:<10} {v['input MiB']:>6} {v['rc']:>3} {v['wall s']:>7} {v['peak RSS MiB']:>8} {v['RSS / input']:>7} {v['saved']:>6} {str(v['content_type']):>8} {v['exact']}")
+        print(f"{k:<10} {v['input MiB']:>6} {v['rc']:>3} {v['wall s']:>7} {v['cpu s']:>6} {v['peak RSS MiB']:>8} {v['RSS / input']:>7} {v['saved']:>6} {str(v['content_type']):>8} {v['exact']}")
 
 
 def main() -> None:
@@ -398,14 +429,15 @@ def main() -> None:
     ap.add_argument("--startup-only", action="store_true", help="only the hot-command start-up section")
     ap.add_argument("--instructions", action="store_true", help="start-up: also count instructions (valgrind cachegrind)")
     ap.add_argument("--cap-only", action="store_true", help="only the 64 MiB-input peak-RSS section")
+    ap.add_argument("--cap-real", action="store_true", help="with --cap-only: real corpus payloads repeated to the cap (log, text, JSON) instead of the synthetic ones")
     args = ap.parse_args()
     if args.cap_only:
-        cap = cap_rss()
+        cap = cap_rss(REAL_CAP if args.cap_real else SYNTHETIC_CAP)
         _print_cap(cap)
         for k, v in cap.items():
             print(f"{'PASS' if v['rc'] == 0 and v['RSS / input'] <= 6 and v['exact'] is not False else 'MISS'}  {k}: RSS <= 6x input, exit 0")
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.json).with_name("bench_cap_rss.json").write_text(json.dumps(cap, indent=2) + "\n")
+        Path(args.json).with_name("bench_cap_rss_real.json" if args.cap_real else "bench_cap_rss.json").write_text(json.dumps(cap, indent=2) + "\n")
         return
     if args.startup_only:
         up = startup(args.runs, args.instructions)
