@@ -189,8 +189,8 @@ def _statement(text: str) -> tuple[frozenset, dict]:
     the sentence start, CamelCase, an acronym: WeasyPrint, PostHog, QOI). Its kind (:func:`_kind`)
     says what sort of value it is, so "16 GB of memory" and "a batch size of 512" hold no one slot."""
     key = _KEY_LINE.match(text)
-    if key and re.fullmatch(r"[A-Z][\w'-]*", key.group(1)):  # "Caroline: I went to …": a speaker, not a key
-        text, key = text[key.end():], None
+    if key and re.fullmatch(r"[A-Z][\w'-]*", key.group(1)):  # "Caroline: I went to …": a turn of talk, no
+        return frozenset(), {}  # statement of a value (LoCoMo turn recall@1 33.2% read after the colon, 34.1% so)
     head = _head(key.group(1) + " is" if key else text)
     subject = {_porter(p) for w in head if "/" not in w for p in re.split(r"[-._/']", w)
                if p and not p.isdigit() and p not in _STOP} | {w for w in head if "/" in w}  # a path names itself
