@@ -111,3 +111,11 @@ def test_routines_exclusive_channels_and_obligations_are_conventions():
                                 ("u", "Polaris only, no custom CSS."), ("u", "Accessibility is required by law here."),
                                 ("u", "only one test fails")))
     assert [c.capture_kind for c in got] == ["preference"] * 4
+
+
+def test_a_retraction_alone_is_no_memory_but_the_new_value_is():
+    got = _texts(("u", "Amendment A: the retention period is no longer five years. Identity documents are now kept for seven years after closure."))
+    assert not any("no longer" in t for t in got)  # stored, it would read as the old fact
+    assert any("seven years" in t for t in got)
+    assert _texts(("u", "we are no longer using ComplyAdvantage.")) == []
+    assert _texts(("u", "we no longer use jest, we use vitest now")) == ["We no longer use jest, we use vitest now."]  # names the new one

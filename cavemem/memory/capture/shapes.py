@@ -167,6 +167,11 @@ _SECRET_LIKE = re.compile(r"(?<![\w./-])(?=[\w+=-]*\d)(?=[\w+=-]*[A-Za-z])[\w+=-
 _CONTRACTED = re.compile(r"(?<=\w)'s\b")  # "that's the policy" is "that": about the turn
 
 
+# a retraction alone ("the retention period is no longer five years", "we are no longer using X") states only the old
+# value, under a negation: the new one comes in its own sentence, and a memory of this one would read as the old fact
+_RETRACTION = re.compile(r"^[^,;]*\bno\s+longer\b(?![^,;]*\b(?:instead|now|but|replaced|rather)\b)[^,;]*$", re.I)
+
+
 def durable(cand: Candidate) -> Candidate | None:
     """``cand`` without the clauses that say how someone feels; None when nothing specific is left,
     the choice it states is still open or it reports a problem. Explicit requests and bug fixes stay as written."""
@@ -177,6 +182,8 @@ def durable(cand: Candidate) -> Candidate | None:
     if cand.capture_kind in ("explicit", "bugfix"):
         return cand
     if cand.capture_kind != "decision" and (_UNDECIDED.search(cand.text) or _REPORT.match(cand.text) or asides.is_intro(cand.text)):
+        return None
+    if _RETRACTION.search(cand.text):
         return None
     if cand.replaces is None and cand.capture_kind in ("fact", "preference"):
         cand = replace(cand, replaces=replaced_word(cand.text))  # "we use pnpm now, npm was too slow"
