@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..gocompat import trim_space, utf8_text
+from ..gocompat import is_blank, trim_space, utf8_text
 from . import remember_last_answer
 
 _BLOCK_SCALAR = re.compile(r"(?::|^-|[ \t]-)[ \t]*[|>][0-9+-]?[ \t]*(#.*)?$")
@@ -60,7 +60,7 @@ def classify_strict(data: bytes) -> ConfigShape | None:
     remembered: detection and then the config compressor classify the same payload, and the
     YAML parse dominates the cost."""
     text = utf8_text(data)
-    if text is None or not trim_space(text):
+    if text is None or is_blank(text):
         return None
     keys = assigns = sections = prose = commented = flat = comments = items = 0
     block_scalar = False
