@@ -99,17 +99,30 @@ def theirs_findings(text: str) -> list[str]:
 
 
 def previous_redact(rev: str):
-    """``redact`` of cavemem's privacy module at git revision ``rev`` (the rules before this work)."""
-    import importlib.util
+    """``redact`` of cavemem's privacy rules at git revision ``rev`` (the rules before this work).
+
+    The rules became a small package (``privacy`` importing ``secret_context`` / ``secret_rules``
+    relatively), so the revision's files are loaded as a package of their own beside the current one."""
+    import importlib
     import tempfile
 
-    src = subprocess.run(["git", "show", f"{rev}:cavemem/memory/privacy.py"], cwd=ROOT, capture_output=True, check=True).stdout
-    path = Path(tempfile.mkdtemp()) / "previous_privacy.py"
-    path.write_bytes(src)
-    spec = importlib.util.spec_from_file_location("previous_privacy", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod.redact
+    def show(path: str) -> bytes:
+        return subprocess.run(["git", "show", f"{rev}:{path}"], cwd=ROOT, capture_output=True, check=True).stdout
+
+    names = subprocess.run(["git", "ls-tree", "--name-only", rev, "cavemem/memory/"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    root = Path(tempfile.mkdtemp())
+    package = root / f"previous_rules_{rev}"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    for name in names:
+        base = name.rsplit("/", 1)[-1]
+        if base == "privacy.py" or (base.startswith("secret_") and base.endswith(".py")):
+            (package / base).write_bytes(show(name))
+    sys.path.insert(0, str(root))
+    try:
+        return importlib.import_module(f"{package.name}.privacy").redact
+    finally:
+        sys.path.remove(str(root))
 
 
 def _redactor(tool: str):
