@@ -34,7 +34,8 @@ tune 52/70 -> 60/70, check 33/55 -> 40/55; look-alike pairs fired on tune 2/18, 
 (unchanged); other pairs tune 8 -> 11 of 20757, check 7 -> 11 of 14661. Old version served: tune
 .213 -> .120, check .333 -> .228. LoCoMo 0-4 unchanged (turn recall@1 34.1%, @10 81.7%) once a
 speaker's turn ("Caroline: …") states no value (with the speaker read as the subject: @1
-17.4%). Still wording: the change-word branch (:data:`CUE`, 4 tune gold pairs the structure misses: "Argo CD reconciliation interval lowered to 1 minute"), :data:`EVENT`
+17.4%). Still wording: the change-word branch (:data:`CUE`, 4 tune gold pairs the structure
+misses: "Argo CD reconciliation interval lowered to 1 minute"), :data:`EVENT`
 ("crash reports" reads as a bug story), :data:`GONE`. Misses the structure cannot see: a subject
 said in other words ("training jobs" / "training pods", "the app logs a user out" / "inactive
 sessions are signed out"), "local time" read as the local environment. Tried on tune and dropped:
