@@ -107,7 +107,7 @@ def _commented_out(text: str, body: int) -> bool:
 
 
 _CALL = re.compile(r"[A-Za-z_]\w*\(")
-_CODE_HEADS = re.compile(r"^(?:import |from \S+ import |def |class |func |package |#include|fn |pub |export )", re.M)
+_CODE_HEADS = re.compile(r"^(?:import (?![\w.]+:)|from \S+ import |def |class |func |package |#include|fn |pub |export )", re.M)
 
 
 def settings_not_code(data: bytes) -> bool:
