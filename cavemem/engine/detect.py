@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from ..gocompat import json_valid, trim_space_bytes
-from ..formats import remember_last_answer
+from ..formats import CODE_HEADS, remember_last_answer
 from .wrappers import unwrap
 
 AUTO_TYPES = ("json", "terminal", "diff", "html", "tabular", "code", "log", "search-result", "config", "text")
@@ -55,7 +55,7 @@ _BLOCK_COMMENT = re.compile(rb"/\*.*?\*/|^=[a-z]\w*\b.*?(?:^=cut\b|\Z)", re.S | 
 _CODE_SYMBOLS = re.compile(rb"[(){}\[\];=_<>&|]")
 # lines that open on a declaration or import: a data-heavy module (a codec's mapping table)
 # is code even when its symbols are sparse
-_CODE_HEADS = re.compile(rb"^(?:import (?![\w.]+:)|from \S+ import |def |class |func |package |#include|fn |pub |export )", re.M)
+_CODE_HEADS = re.compile(CODE_HEADS.encode(), re.M)
 _LOG_LINE = re.compile(
     rb"(?i)\b(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|PANIC)\b|^[\t\n\f\r ]*\[[A-Za-z]+\]"
     rb"|\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}|\b\d{2}:\d{2}:\d{2}\b"

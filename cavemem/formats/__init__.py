@@ -5,6 +5,11 @@ from __future__ import annotations
 import functools
 
 
+# a line opening on a declaration or an import (``import word:`` is none: ``python -X importtime``
+# rows); detection counts these heads on bytes, the settings sniff on text: one pattern for both
+CODE_HEADS = r"^(?:import (?![\w.]+:)|from \S+ import |def |class |func |package |#include|fn |pub |export )"
+
+
 def remember_last_answer(parse):
     """Wrap a pure ``parse(data: bytes)`` so the answer for the most recent ``data`` is reused.
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from ..gocompat import utf8_text
-from . import remember_last_answer
+from . import CODE_HEADS, remember_last_answer
 from .configs import line_count
 
 # comment lines of the common dialects; C block comments are cut out first
@@ -107,7 +107,7 @@ def _commented_out(text: str, body: int) -> bool:
 
 
 _CALL = re.compile(r"[A-Za-z_]\w*\(")
-_CODE_HEADS = re.compile(r"^(?:import (?![\w.]+:)|from \S+ import |def |class |func |package |#include|fn |pub |export )", re.M)
+_CODE_HEADS = re.compile(CODE_HEADS, re.M)
 
 
 def settings_not_code(data: bytes) -> bool:
