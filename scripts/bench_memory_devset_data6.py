@@ -191,3 +191,12 @@ FORECAST6 = [
     M("u6-store-us", "US stores are forecast from the us-east-1 account.", 26,
       ["which aws account forecasts us stores"], distinct="u6-store-eu"),
 ]
+
+# part 7 (bench_memory_devset_data7.py) rides on part 6's lists, so the bench's loader is unchanged
+from bench_memory_devset_data7 import DATAFORGE7, FORECAST7, LEDGER7, PULSE7, TILEMAP7  # noqa: E402
+
+LEDGER6 += LEDGER7
+TILEMAP6 += TILEMAP7
+PULSE6 += PULSE7
+DATAFORGE6 += DATAFORGE7
+FORECAST6 += FORECAST7
