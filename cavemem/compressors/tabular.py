@@ -3,8 +3,8 @@
 A long table is mostly rows that look like their neighbours. We keep the header, the first
 three and last two rows, every row that reports a failure, each numeric column's extreme rows,
 the rows a query asks about, and any row unlike those already shown. Each dropped run becomes
-one marker row stating what the hidden rows have in common (``all status=ok; range
-revenue=103..142``) so many questions are answerable without a retrieve. The output is the same
+one marker row naming the hidden rows' first cells and stating what they have in common
+(``all status=ok; range revenue=103..142``) so many questions are answerable without a retrieve. The output is the same
 kind of table (valid CSV/TSV with the original delimiter, or a Markdown pipe table).
 """
 
@@ -53,7 +53,7 @@ class TabularCompressor(QueryCompressor):
             return None
         keyed = _names_rows(rows, header_rows)
         keep = _choose_rows(rows, header_rows, query, keyed)
-        shaped, elided_bytes = _shape(rows, keep, keyed)
+        shaped, elided_bytes = _shape(rows, keep)
         if len(shaped) >= len(rows):
             return None
         if elided_bytes >= ELISION_NOTE_MIN_ELIDED_BYTES:
@@ -173,20 +173,26 @@ def _marker_row(text: str, width: int) -> list[str]:
 
 def _names_summary(header: list[str], run: list[list[str]], summary: str, run_bytes: int) -> str | None:
     """``Package: adduser, apt, …; <summary without its line on that column>``, or None when the
-    names would cost more than half the hidden rows."""
+    names would cost more than half the hidden rows. The first cell is what a row is looked up
+    by (a name, a PID, a row number), so every hidden row's first cell stays readable: the
+    summary alone does when it names them all (a dense run, ``all kind=x``, an enum)."""
     col = header[0] if header and header[0] else "names"
     if any(e.startswith(col + ": ") and e.endswith(" present") for e in summary.split("; ")):
         return summary  # "name: customer-03..customer-42 all 40 present" already names them all
-    listing = ", ".join(r[0] for r in run if r)
+    names = list(dict.fromkeys(r[0] for r in run if r and r[0].strip()))
+    if all(v in summary for v in names):
+        return summary
+    listing = ", ".join(names)
     if 2 * len(listing.encode("utf-8")) > run_bytes:
         return None
     rest = [e for e in summary.split("; ") if e and e.split(": ", 1)[0] != col]
     return "; ".join([f"{col}: {listing}"] + rest)
 
 
-def _shape(rows: list[list[str]], keep: list[bool], keyed: bool = False) -> tuple[list[list[str]], int]:
+def _shape(rows: list[list[str]], keep: list[bool]) -> tuple[list[list[str]], int]:
     """Kept rows with each dropped run replaced by a marker row (when worth it); also the total
-    bytes the markers stand for. With ``keyed`` every marker names its rows (or they stay)."""
+    bytes the markers stand for. Every marker names its rows' first cells (or the rows stay),
+    so ``_names_rows`` may leave those cells out of the row choice."""
     header = rows[0]
     width = len(header)
     out: list[list[str]] = []
@@ -198,11 +204,10 @@ def _shape(rows: list[list[str]], keep: list[bool], keyed: bool = False) -> tupl
             continue
         run_bytes = sum(len(",".join(r).encode("utf-8")) + 1 for r in run)
         summary = summarize_elided((row_fields(header, r) for r in run), run_bytes)
-        if keyed:
-            summary = _names_summary(header, run, summary, run_bytes)
-            if summary is None:
-                out.extend(run)
-                continue
+        summary = _names_summary(header, run, summary, run_bytes)
+        if summary is None:
+            out.extend(run)
+            continue
         text = marker_text(len(run), summary)
         if worth_eliding(len(run), len(text.encode("utf-8")), run_bytes, summary):
             out.append(_marker_row(text, width))
