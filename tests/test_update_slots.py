@@ -54,7 +54,7 @@ def test_the_slot_needs_some_meaning_and_the_same_environment():
 
 
 def test_a_number_restated_without_a_change_word_needs_a_close_meaning():
-    old, new = "The default window size is 1280x720.", "Default window is 1600x900 since the UI rework."
+    old, new = "The default window size is 1280x720.", "Default window is 1600x900 on the new UI."
     assert not replaces(old, new, BELOW)
     assert replaces(old, new, 0.8)
 

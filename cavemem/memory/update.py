@@ -52,9 +52,11 @@ CUE = re.compile(
     r"\b(?:now|moved|moves|instead|raised|lowered|switched|replaced|replaces|migrated|upgraded|downgraded|"
     r"changed|bumped|retired|no longer|not anymore|anymore|from now on|these days|nowadays|"
     r"updated|increased|decreased|reduced|extended|shortened|renamed|resized|repartitioned|rescaled|"
-    r"rewrote|rewritten|swapped|ported|dropped|deprecated|reverted|rolled back|"
+    r"rewrote|rewritten|swapped|ported|dropped|deprecated|reverted|rolled back|removed|not used|shut down|discontinued|"
     r"took over|takes over|taking over|handed over|went up|went down|goes up|goes down|is gone|as of|going forward|"
-    r"in favou?r of|decommissioned|standardi[sz]ed on)\b",
+    r"in favou?r of|decommissioned|standardi[sz]ed on)\b"
+    # the reason a value changed, not a duration: "since we hired two more", "after the capacity review"
+    r"|\b(?:since|after) (?:the|we|our|they|it|[a-z]+ing)\b",
     re.IGNORECASE,
 )
 
@@ -80,8 +82,13 @@ def _facts(text: str) -> tuple[frozenset, frozenset, frozenset, frozenset]:
     return tuple(frozenset(p) for p in _parts(text))
 
 
+_LOCAL_TIME = re.compile(r"\blocal (?:time|timezone|hour|midnight|date)", re.IGNORECASE)
+
+
 def _envs(text: str) -> frozenset:
-    return _facts(text)[3] - {"live"}  # "they live in Redis" names no environment
+    """Environment words of ``text``: "they live in Redis" and "23:00 local time" name none."""
+    drop = {"live", "local"} if _LOCAL_TIME.search(text) else {"live"}
+    return _facts(text)[3] - drop
 
 
 # cosine the two texts must exceed when they hold one slot with different values: on the dev set's
@@ -129,7 +136,8 @@ _SUBJECT_END = re.compile(
     r"goes|went|takes?|took|stays?|needs?|holds?|points?|serves?|sends?|reads?|writes?|pulls?|caps?|capped|"
     r"allows?|requires?|lasts?|expires?|starts?|stops?|ends?|opens?|closes?|fires?|fails?|costs?|contains?|"
     r"stores?|returns?|calls?|publish(?:es)?|consumes?|builds?|deploys?|ships?|polls?|retries|retry|rotates?|"
-    r"refresh(?:es)?|triggers?|handles?|means?|do|does|did|can|must|should|will|may|never|always|only|now|[a-z]+ed)",
+    r"refresh(?:es)?|triggers?|handles?|means?|pins?|targets?|do|does|did|can|must|should|will|may|never|always|only|"
+    r"now|[a-z]+ed)",
     re.IGNORECASE,
 )
 _SUBJECT_SKIP = frozenset("the a an our we i they you it this that all each every".split())
@@ -158,7 +166,10 @@ def _other_subject(old: str, new: str) -> bool:
     """Each statement names its subject with a word the other text lacks: "the API container gets 2
     CPUs" / "the worker container now gets 4 CPUs" hold two slots, not one changed."""
     lo, ln = old.lower(), new.lower()
-    return _lacks(_subject(old), ln) and _lacks(_subject(new), lo)
+    if _lacks(_subject(old), ln) and _lacks(_subject(new), lo):
+        return True
+    so, sn = _statement(old)[0], _statement(new)[0]  # also when no known verb ends the subject:
+    return bool(so and sn) and not _found(sn, old) and not _found(so, new)  # "Music volume defaults to 70%"
 
 
 def _lacks(words: set[str], text: str) -> bool:
@@ -195,7 +206,7 @@ def _statement(text: str) -> tuple[frozenset, dict]:
         return frozenset(), {}  # statement of a value (LoCoMo turn recall@1 33.2% read after the colon, 34.1% so)
     head = _head(key.group(1) + " is" if key else text)
     subject = {_porter(p) for w in head if "/" not in w for p in re.split(r"[-._/']", w)
-               if p and not p.isdigit() and p not in _STOP} | {w for w in head if "/" in w}  # a path names itself
+               if len(p) > 1 and not p.isdigit() and p not in _STOP} | {w for w in head if "/" in w}  # a path names itself
     values, start = {}, True
     toks = list(_TOKEN.finditer(text))
     for i, m in enumerate(toks):
@@ -248,17 +259,40 @@ def _head(text: str) -> tuple[str, ...]:
     from .analyze import STOPWORDS
 
     words: list[str] = []
-    for w in re.findall(r"[\w.'-]+", text.lower())[:8]:
+    toks = re.findall(r"[\w.'-]+", text.lower())[:8]
+    for i, w in enumerate(toks):
         if not words and w in _SUBJECT_SKIP:
             if w in ("we", "i", "they", "you", "it"):
-                return ()
+                return _object(toks[i + 2:])  # "We write Kafka clients with franz-go": what is written
             continue
         if _SUBJECT_END.fullmatch(w):
-            return tuple(words)
+            if words:
+                return tuple(words)
+            if w.endswith("ed"):
+                return _object(toks[i + 1:])  # "Moved the feature code to polars 1.9"
+            if i + 1 < len(toks) and toks[i + 1] not in STOPWORDS:
+                words.append(w)  # a noun that reads as a verb, the sentence's first word: "Store clusters are …"
+                continue
+            return ()
         if w in STOPWORDS or w[0].isdigit():
             return tuple(words[:-1] if len(words) > 1 else words)
         words.append(w)
     return ()
+
+
+def _object(toks: list[str]) -> tuple[str, ...]:
+    """The noun phrase a statement that opens on its verb is about, up to the next function word,
+    number or verb: "the feature code" of "Moved the feature code to polars 1.9"."""
+    from .analyze import STOPWORDS
+
+    words: list[str] = []
+    for w in toks:
+        if not words and (w in _SUBJECT_SKIP or w in ("now", "always", "never", "only", "also", "still")):
+            continue
+        if w in STOPWORDS or w[0].isdigit() or _SUBJECT_END.fullmatch(w):
+            break
+        words.append(w)
+    return tuple(words)
 
 
 @lru_cache(maxsize=1024)
