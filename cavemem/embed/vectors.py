@@ -28,7 +28,7 @@ from contextlib import contextmanager
 
 from ..paths import write_private_file
 from . import DIM, INDEX_MODEL, single_thread_blas
-from .vector_ids import ID_BYTES, _keys_of, _sorted_keys
+from .vector_ids import ID_BYTES, RowMap, _keys_of, _sorted_keys
 
 FORMAT = 1
 MANIFEST = "manifest.json"
@@ -89,6 +89,8 @@ class VectorIndex:
         self._row_of: dict[str, int] | None = None
         self._sorted = None  # (row order, sorted id keys) of the open generation, for rows_for
         self._last = None  # (matrix, query, its cosine with every row) of the last full scan
+        self._rowmap: RowMap | None = None  # id -> first row, once this index has been asked often (locate)
+        self._locates = 0
 
     # -- reading -----------------------------------------------------------------------------
     def exists(self) -> bool:
@@ -152,9 +154,11 @@ class VectorIndex:
                 return
             self._manifest, self._matrix, self._ids, self._row_of, self._sorted = manifest, None, None, None, None
             self._last = None
+            rows = manifest["rows"] if self.compatible(manifest) else 0
+            if rows == 0:
+                self._rowmap = None
             if manifest is None or not self.compatible(manifest):
                 return
-            rows = manifest["rows"]
             np = self.np
             if rows == 0:
                 self._matrix = np.zeros((0, self.dim), dtype=np.float32)
@@ -164,10 +168,15 @@ class VectorIndex:
             try:
                 if os.path.getsize(mpath) < rows * self.dim * 4 or os.path.getsize(ipath) < rows * ID_BYTES:
                     raise IndexCorrupt(f"vector files in {self.dir} are shorter than the manifest says")
-                self._matrix = np.memmap(mpath, dtype="<f4", mode="r", shape=(rows, self.dim))
-                self._ids = np.memmap(ipath, dtype=f"S{ID_BYTES}", mode="r", shape=(rows,))
+                # plain ndarray views of the maps (the map stays open as their base): np.memmap's
+                # Python-level __getitem__/__array_finalize__ cost every row gather of a recall
+                self._matrix = np.memmap(mpath, dtype="<f4", mode="r", shape=(rows, self.dim)).view(np.ndarray)
+                self._ids = np.memmap(ipath, dtype=f"S{ID_BYTES}", mode="r", shape=(rows,)).view(np.ndarray)
             except OSError as exc:
                 raise IndexCorrupt(f"cannot open vector files in {self.dir}: {exc}") from exc
+            finally:
+                if self._rowmap is not None and not self._rowmap.holds(self._ids):
+                    self._rowmap = None  # rows removed or replaced: rebuilt when asked often again
 
     @property
     def manifest(self) -> dict | None:
@@ -268,8 +277,9 @@ class VectorIndex:
         ids = self._ids
         if ids is None or len(ids) == 0 or not memory_ids:
             return {}
-        if self._row_of is not None:  # already built by a caller: use it
-            return {m: self._row_of[m] for m in memory_ids if m in self._row_of}
+        first = self._first_rows()
+        if first is not None:
+            return {m: first[m] for m in memory_ids if m in first}
         np = self.np
         with self._lock:
             if self._sorted is None:
@@ -282,6 +292,20 @@ class VectorIndex:
         at = np.minimum(np.searchsorted(keys, wanted), len(keys) - 1)
         hit = keys[at] == wanted
         return {m: int(order[i]) for m, i, ok in zip(memory_ids, at.tolist(), hit.tolist()) if ok}
+
+    def _first_rows(self) -> dict[str, int] | None:
+        """The open view's id -> first row dict, built (or grown by appended rows) from the
+        :attr:`RowMap.AFTER`-th lookup on; None before (a one-shot CLI recall never builds it)."""
+        with self._lock:
+            self._locates += 1
+            rowmap = self._rowmap
+            if rowmap is None:
+                if self._locates < RowMap.AFTER:
+                    return None
+                rowmap = self._rowmap = RowMap()
+            if rowmap.rows != len(self._ids):
+                rowmap.extend(self._ids)
+            return rowmap.first
 
     def rows_for(self, memory_ids) -> list[int]:
         """The rows of the given memories that have a vector, in the given order."""
@@ -409,7 +433,7 @@ class VectorIndex:
 
         with self._lock:
             shutil.rmtree(self.dir, ignore_errors=True)
-            self._manifest = self._matrix = self._ids = self._row_of = self._sorted = self._last = None
+            self._manifest = self._matrix = self._ids = self._row_of = self._sorted = self._last = self._rowmap = None
 
     # -- internals ---------------------------------------------------------------------------
     def _committed_ids(self, ipath: str, rows: int) -> list[str]:
