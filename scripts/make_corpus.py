@@ -505,9 +505,10 @@ def generators(merge: bool) -> list:
     from make_corpus_fifth import GENERATORS_FIFTH
     from make_corpus_fourth import GENERATORS_FOURTH
     from make_corpus_more import GENERATORS_MORE
+    from make_corpus_seventh import GENERATORS_SEVENTH
     from make_corpus_sixth import GENERATORS_SIXTH
 
-    more = GENERATORS_MORE + GENERATORS_FOURTH + GENERATORS_FIFTH + GENERATORS_SIXTH
+    more = GENERATORS_MORE + GENERATORS_FOURTH + GENERATORS_FIFTH + GENERATORS_SIXTH + GENERATORS_SEVENTH
     return more if merge else GENERATORS + more
 
 

@@ -11,6 +11,7 @@ import re
 
 from ..gocompat import json_valid, trim_space_bytes
 from ..formats import CODE_HEADS, remember_last_answer
+from ..formats.logtags import tagged_log
 from .wrappers import unwrap
 
 AUTO_TYPES = ("json", "terminal", "diff", "html", "tabular", "code", "log", "search-result", "config", "text")
@@ -98,6 +99,16 @@ _LOG_LINE = re.compile(
     rb"|Created temporary directory|Removed build tracker|Would install|Using pip \d|Requirement already satisfied"
     rb"|Successfully (?:installed|built|uninstalled)|Using cached|Looking in (?:indexes|links)|Ignoring \S+: markers)\b)"
     rb"|^[\t ]*(?:\xe2\x94\x81|\xe2\x96\x88){6,}[^\n]*\d"
+    # verbose traces of the Python importer (``import 'json' # <...SourceFileLoader ...>``,
+    # ``# code object from '...pyc'``) and of a compiler driver (``gcc -v``/``clang -v``: its
+    # specs, search-path reports and the sub-commands it runs, ``COLLECT_GCC_OPTIONS=``)
+    # a pytest node id opening a line (``tests/test_x.py::test_y``, xdist and ``-v`` progress)
+    rb"|(?-i:^[\w./-]+\.py::\w)"
+    rb"|(?-i:^import '?[\w.]+'? # |^# (?:code object from |installing zipimport hook|destroy |cleanup\b|\S+ matches \S+$)"
+    rb"|^(?:Using built-in specs\.|Configured with: |Thread model: |Target: |InstalledDir: |End of search list\.)"
+    rb"|^ignoring (?:nonexistent|duplicate) directory |^#include [<\"]\.\.\.[>\"] search starts here"
+    rb"|^(?:COLLECT_\w+|COMPILER_PATH|LIBRARY_PATH)=|^\tcompiled by |^GGC heuristics: |^\w+ version \d[\w.-]* \("
+    rb"|^ (?:/\S+/)?(?:cc1\w*|collect2|as|ld|ld\.\w+|clang-?\d*) -)"
     # path listings (``find``, ``pip show -f``, ``dpkg -L``): a line that is one relative or absolute
     # path (not a one-space RFC 822 continuation line: a DEP-5 copyright file's ``Files:`` values)
     rb"|^(?! \S)[\t ]*(?:\.{1,2}/|/)?[\w@+.,-]+(?:/[\w@+.,-]+)+/?[\t ]*\r?$"
@@ -109,6 +120,8 @@ _LOG_LINE = re.compile(
 _BARE_GUTTER = re.compile(rb"[\t ]*\|(?: |$)")
 _NUMBERED_GUTTER = re.compile(rb"^[\t ]*\d+[\t ]*\| ", re.M)
 # a test runner's pass/fail mark opening a line: \u2714 \u2716 \u2713 \u2717 \u2715 \u00d7, or TAP's ``ok 3`` / ``not ok 4``
+# a TAP stream's version line or plan (``TAP version 13``, ``1..24``)
+_TAP_HEAD = re.compile(rb"\ATAP version \d+\r?$|^[\t ]*1\.\.\d+\r?$", re.M)
 _RUNNER_MARK = re.compile(
     rb"^[\t ]*(?:\xe2\x9c[\x93\x94\x95\x96\x97]|\xc3\x97|(?:not )?ok \d+\b)", re.M
 )
@@ -146,6 +159,8 @@ def detect(data: bytes) -> str:
         return "diff"
     if is_html(body, trimmed):
         return "html"
+    if tagged_log(body):
+        return "log"
     if _looks_tabular(body):
         return "tabular"
     if is_hit_list(body):
@@ -375,6 +390,8 @@ def _test_report(data: bytes) -> bool:
     rest is the assertion diffs and object dumps runners print between them."""
     if len(_RUNNER_MARK.findall(data, 0, 1 << 20)) < 3:
         return False
+    if _TAP_HEAD.search(data, 0, 1 << 16):  # TAP: its YAML diagnostics fill the lines between the marks
+        return True
     lines = data.split(b"\n")
     hits = sum(1 for line in lines if _RUNNER_MARK.match(line) or _LOG_LINE.search(line))
     return hits * 5 >= len(lines)
@@ -448,7 +465,7 @@ def _lines_vote(data: bytes, hit, *, min_lines: int, min_hits: int, share_den: i
 
 def _looks_config(data: bytes) -> bool:
     body = data[:-1] if data.endswith(b"\n") else data
-    if body.count(b"\n") + 1 < 12:  # cheap line-count gate before the strict parse
+    if body.count(b"\n") + 1 < 6:  # cheap line-count gate before the strict parse (six: short YAML maps)
         return False
     from ..formats.configs import looks_config
 

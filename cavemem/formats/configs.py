@@ -282,5 +282,19 @@ def line_count(data: bytes) -> int:
 
 
 def looks_config(data: bytes) -> bool:
-    """The strict readers' verdict (detection's config step, and its veto on code)."""
-    return classify_strict(data) is not None and line_count(data) >= 12
+    """The strict readers' verdict (detection's config step, and its veto on code): twelve lines
+    at least, or a shorter YAML mapping that nests (a manifest whose one value is a long blob)."""
+    shape = classify_strict(data)
+    if shape is None:
+        return False
+    lines = line_count(data)
+    return lines >= 12 or (lines >= 6 and shape.kind == "yaml" and shape.prose == 0 and _nested_keys(data))
+
+
+_NESTED_KEY = re.compile(rb"^[ ]{2,}[A-Za-z0-9_.-]+[ \t]*:", re.M)
+
+
+def _nested_keys(data: bytes) -> bool:
+    """Two indented ``key:`` lines at least, and every line at the margin a ``key:`` one."""
+    top = [line for line in data.split(b"\n") if line.strip() and line[:1] not in (b" ", b"\t", b"#")]
+    return len(_NESTED_KEY.findall(data)) >= 2 and all(_YAML_KEY.fullmatch(line.decode("utf-8", "replace")) for line in top)

@@ -27,6 +27,8 @@ _KEY_VALUE = re.compile(_KEY + r"[\t ]*(?:[:+?]?=>?|:(?=[\t ]|$))")
 _BLOCK = re.compile(r"[{}\[\]()]+[;,]?|\[[^\]]+\]|</?[A-Za-z][^>]*>|[^{]*\{|\}[^{}]*")
 # a word and up to seven arguments (``check process x with pidfile /run/x.pid`` is eight)
 _DIRECTIVE = re.compile(r"[A-Za-z_][\w.:-]*(?:[\t ]+\S+){0,7}")
+# a rule of two words or more ended by a comma (AppArmor's ``/etc/hosts r,``, ``capability setuid,``, ``@{PROC}/x rw,``)
+_COMMA_RULE = re.compile(r"[\w@/{*.-][^\s,]*(?:[\t ]+[^\s,]+){1,7},")
 _STOP_WORDS = frozenset(
     "the a an and or of to in is are be was for with that this it as on by not from at which can will you "
     "your when we has have these those there their".split()  # not ``if``: config dialects open conditionals on it
@@ -51,6 +53,8 @@ def line_shape(line: str) -> str:
     if stops >= 2 or _is_sentence(line) or (line.endswith((".", "?", "!")) and not line.endswith("...")):
         return "prose"
     if _KEY_VALUE.match(line) or _BLOCK.fullmatch(line):
+        return "setting"
+    if _COMMA_RULE.fullmatch(line) and stops == 0:
         return "setting"
     if _DIRECTIVE.fullmatch(line) and stops == 0:
         return "setting"
