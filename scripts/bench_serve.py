@@ -332,8 +332,11 @@ def recall_phase(tmp: str, args, result: dict) -> None:
     local = InProcess(home, warm)
     local.run(queries[:CHECK_SAMPLE], keep=truth)  # the answers every setting's hits are checked against
     local.runs.clear()
-    specs = [("before", 1, 2, args.before)] if args.before else []
-    specs += [(spec, *(int(x) for x in spec.split("x")), None) for spec in args.configs.split(",")]
+    specs = []
+    for spec in args.configs.split(","):  # the before tree in every setting, beside this tree's
+        workers, readers = (int(x) for x in spec.split("x"))
+        specs += [(f"before {spec}", workers, readers, args.before)] if args.before else []
+        specs.append((spec, workers, readers, None))
     settings = [Setting(home, *spec) for spec in specs]
     try:
         for s in settings:
@@ -455,7 +458,7 @@ def main() -> None:
     ap.add_argument("--clients", type=int, default=4)
     ap.add_argument("--configs", default="1x2,2x1", help="server settings WORKERSxREADERS, comma-separated")
     ap.add_argument("--rounds", type=int, default=5, help="chunks the timed queries are cut into, interleaved across settings")
-    ap.add_argument("--before", help="also serve from this source tree (the code before a change)")
+    ap.add_argument("--before", help="also serve from this source tree (the code before a change), in every --configs setting")
     ap.add_argument("--repeat", action="store_true", help="also ask each timed chunk a second time (reported apart)")
     ap.add_argument("--store", help="keep the recall store here (built once, then reused)")
     ap.add_argument("--list-store", help="keep the list-page store here (built once, then reused)")
