@@ -65,6 +65,13 @@ def gen_logs_seventh(c: Corpus) -> None:
         "resource": "import gc\nfor i in range(15): open('/etc/hostname')\ngc.collect()",
         "syntax": "for i in range(10): compile(f'x{i} = \"\\\\d{i}\" is 1', f'<mod{i}>', 'exec')",
         "user": "import warnings\ndef f(i): warnings.warn(f'value {i} clipped to range', UserWarning, stacklevel=2)\nfor i in range(25): f(i)",
+        "socket": "import socket, gc\nfor i in range(12): socket.socket()\ngc.collect()",
+        "coroutine": "import asyncio\nasync def job(i): return i\nfor i in range(10): job(i)\nimport gc; gc.collect()",
+        "runtime": "import warnings, numbers\nfor i in range(20): warnings.warn(f'overflow in step {i}', RuntimeWarning)",
+        "popen": "import subprocess, gc\nfor i in range(8): subprocess.Popen(['true'])\ngc.collect()",
+        "tempfile": "import tempfile, gc\ndef leak(i): return tempfile.TemporaryFile(prefix=f'chunk{i}')\nfor i in range(12): leak(i)\ngc.collect()",
+        "pending": "import warnings\ndef old(i): warnings.warn(f'old() goes in 4.0, use new({i})', PendingDeprecationWarning, stacklevel=2)\n"
+                   "for i in range(18): old(i)",
     }
     for name, code in warn.items():
         c.add("log", "python-trace", f"python-warnings-{name}.log", run([VPY, "-X", "dev", "-W", "always", "-c", code]),
@@ -79,7 +86,8 @@ def gen_logs_seventh(c: Corpus) -> None:
 
 def _test_logs_seventh(c: Corpus) -> None:
     """pytest and node --test on suites of other sizes and with other options."""
-    for count, opts in ((6, "-vv --tb=long"), (30, "-v -rA --tb=line"), (80, "-v --tb=no -rfE")):
+    for count, opts in ((6, "-vv --tb=long"), (30, "-v -rA --tb=line"), (80, "-v --tb=no -rfE"), (15, "--tb=long -l"),
+                        (45, "-v --tb=long"), (10, "-q --tb=native")):
         with tempfile.TemporaryDirectory() as d:
             for n in range(count):
                 Path(d, f"test_mod{n}.py").write_text(TEST_SRC.format(n=n, w=5 + n % 2, m=n + n % 4))

@@ -24,6 +24,10 @@ CASES = [
     ("python_warnings_user.log", "log"),  # ``<string>:3: UserWarning: value 0 clipped to range``; was tabular
     ("pytest_xdist_json_strings.log", "log"),  # pytest -v under xdist: node ids between ``[gw0] [ 25%] PASSED``; was text
     ("node_test_describe_tap.log", "log"),  # node --test TAP (first 120 lines): YAML diagnostics between marks; was config
+    ("pytest_tb_long_l.log", "log"),  # pytest --tb=long -l: whole functions quoted between the banners; was code
+    ("python_warnings_tempfile.log", "log"),  # ResourceWarning, each with its ``Enable tracemalloc`` line; was text
+    ("irssi.conf", "config"),  # ``name = { key = "value"; };`` statements, a command inside one value; was code
+    ("unbound.conf", "config"),  # ``server:`` over tab-indented commented-out settings (not make rules); was code
     ("kubectl_secret_bundle.yaml", "config"),  # 7 lines, one a 15 KB base64 value; was text
     ("apparmor_usr.sbin.unbound", "config"),  # AppArmor: ``/etc/unbound/** r,`` rules in a ``profile {``; was code
 ]
@@ -52,3 +56,14 @@ def test_short_messages_and_lists_stay_text():
     assert detect(mail) == "text"
     notes = b"Plan:\n  first: read the logs\n  then: fix the parser\nOwner: the build team\nStatus: open\nDue: soon\n"
     assert detect(notes + b"We will look at it again next week, once the release is out.\n") == "text"
+
+
+def test_a_makefile_rule_still_needs_a_recipe_line():
+    make = b"".join(b"build%d: src%d.c\n\t$(CC) -o $@ $<\n\n" % (i, i) for i in range(4))
+    assert detect(make) == "code"
+
+
+def test_a_pytest_banner_quoted_without_its_tally_is_no_report():
+    doc = b"Run the suite:\n\n=================== test session starts ===================\n\n" + b"".join(
+        b"Then read section %d of the guide, which explains what the runner prints and why it does so.\n" % i for i in range(12))
+    assert detect(doc) == "text"

@@ -36,8 +36,9 @@ _SQL_HEAD = re.compile(
     # upper-case only: prose opens sentences on ``As`` and ``From``
     rb"|[\t ]*(?-i:RETURNS|AS|LANGUAGE|FROM|WHERE|VALUES|JOIN|ON|GROUP BY|ORDER BY|END|AND|OR|IMMUTABLE|STRICT)\b"
 )
-# a make rule: ``target: prerequisites`` (not ``:=``) and a tab-indented recipe line under it
-_MAKE_RULE = re.compile(rb"^[\w.%$()/ -]+:(?![=:])[^\n]*\n\t\S", re.M)
+# a make rule: ``target: prerequisites`` (not ``:=``) and a tab-indented recipe line under it (not a
+# ``#`` comment: a ``server:`` section over tab-indented commented-out settings)
+_MAKE_RULE = re.compile(rb"^[\w.%$()/ -]+:(?![=:])[^\n]*\n\t[^\s#]", re.M)
 _TAG = re.compile(rb"<[a-z/!][^>\n]{0,200}>")
 _KEYWORDS = re.compile(
     rb"\b(?:func|package|import|def|class|function|return|const|let|var|public|private|protected|static|void"
@@ -274,7 +275,7 @@ def is_code(data: bytes, trimmed: bytes) -> bool:
         if len(prose) < len(data) and len(_CODE_HEADS.findall(prose, 0, 1 << 16)) < 3:
             return False
     if shape == "code":  # statement lines of a language without C keywords (CMake, Vim, Tcl, make)
-        return True
+        return not _assignments_only(data)
     from ..formats.scripts import LINE_SHAPED, sniff_outline
 
     if shape != "prose" and sniff_outline(data) in LINE_SHAPED:  # their marks: ``endfunction()``, ``proc x {``
@@ -304,6 +305,24 @@ def is_code(data: bytes, trimmed: bytes) -> bool:
             if marks >= 3:
                 return True
     return False
+
+
+_ASSIGN_STMT = re.compile(rb"[\t ]*[\w.-]+[\t ]*=[\t ]*(?:\"[^\"\n]*\"|[\w.:/-]+)[\t ]*;[\t ]*\r?$")
+
+
+def _assignments_only(data: bytes) -> bool:
+    """A block settings dialect written in statements (irssi's ``max_msgs = "20";`` inside
+    ``name = { ... };``): half its statement lines assign a quoted or plain word and end on
+    ``;``, and none calls ``name(`` outside its quoted values (CMake, Vim and Tcl call on nearly every line)."""
+    lines = [line.strip() for line in data[: 1 << 16].split(b"\n")]
+    lines = [line for line in lines if line and not line.startswith(_COMMENT_HEADS) and line not in (b"{", b"}", b"};", b"},")]
+    if not lines or any(_CALL_OPEN.search(_QUOTED.sub(b'""', line)) for line in lines):
+        return False
+    return sum(1 for line in lines if _ASSIGN_STMT.match(line)) * 2 >= len(lines)
+
+
+_CALL_OPEN = re.compile(rb"[A-Za-z_]\w*\(")
+_QUOTED = re.compile(rb'"(?:[^"\\\n]|\\.)*"')  # a value's text: a command quoted in it calls nothing
 
 
 def _line_shapes(data: bytes) -> str:
@@ -388,6 +407,8 @@ def _test_report(data: bytes) -> bool:
     """Test-runner output (node --test, jest, mocha, TAP): pass/fail marks open at least three
     lines, and with the failures' frames and diagnostics they make a fifth of the lines; the
     rest is the assertion diffs and object dumps runners print between them."""
+    if _session_report(data):
+        return True
     if len(_RUNNER_MARK.findall(data, 0, 1 << 20)) < 3:
         return False
     if _TAP_HEAD.search(data, 0, 1 << 16):  # TAP: its YAML diagnostics fill the lines between the marks
@@ -395,6 +416,18 @@ def _test_report(data: bytes) -> bool:
     lines = data.split(b"\n")
     hits = sum(1 for line in lines if _RUNNER_MARK.match(line) or _LOG_LINE.search(line))
     return hits * 5 >= len(lines)
+
+
+def _session_report(data: bytes) -> bool:
+    """pytest's report, whatever source its long tracebacks quote (``--tb=long -l`` prints whole
+    functions): the session banner opens it and a ``FAILURES``/``ERRORS`` banner or the closing
+    tally (``==== 3 failed, 72 passed in 0.4s ====``) follows at the margin."""
+    start = _SESSION_START.search(data, 0, 1 << 12)
+    return start is not None and _SESSION_END.search(data, start.end()) is not None
+
+
+_SESSION_START = re.compile(rb"^=+ test session starts =+\r?$", re.M)
+_SESSION_END = re.compile(rb"^=+ (?:FAILURES|ERRORS|[^=\n]*\b\d+ (?:passed|failed|errors?)\b[^=\n]*) =+\r?$", re.M)
 
 
 def is_search_result(data: bytes) -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 _PID_TAG = re.compile(rb"[\t ]*(\d+):[\t ]")
-_DIAG_HEAD = re.compile(rb"\S+:\d+(?::\d+)?: (?:[A-Z]\w*(?:Warning|Error)|warning|error|note): ")
+_DIAG_HEAD = re.compile(rb"(\S+:\d+(?::\d+)?: )?(?:[A-Z]\w*(?:Warning|Error)|warning|error|note): ")
 
 
 def tagged_log(data: bytes) -> bool:
@@ -19,7 +19,8 @@ def tagged_log(data: bytes) -> bool:
     or with a source location and a severity (``<string>:3: UserWarning: ...``): a log however
     regular its columns look. Nine in ten non-blank lines of the first 64 KiB carry a process
     tag and the ids are few (a table numbers each row anew); or, of the lines at the margin
-    (indented ones quote the source), two thirds and eight at least are located diagnostics."""
+    (indented ones quote the source), two thirds and eight at least are diagnostics, four of
+    them located (``ResourceWarning: Enable tracemalloc ...`` follows each located one)."""
     lines = [line for line in data[: 1 << 16].split(b"\n") if line.strip()]
     if len(data) > 1 << 16:
         lines = lines[:-1]  # the cut line
@@ -29,5 +30,6 @@ def tagged_log(data: bytes) -> bool:
     if len(tags) * 10 >= len(lines) * 9 and len(set(tags)) * 10 <= len(tags):
         return True
     margin = [line for line in lines if line[:1] not in (b" ", b"\t")]
-    diags = sum(1 for line in margin if _DIAG_HEAD.match(line))
-    return diags >= 8 and diags * 3 >= len(margin) * 2
+    heads = [m for m in map(_DIAG_HEAD.match, margin) if m]
+    located = sum(1 for m in heads if m.group(1))
+    return located >= 4 and len(heads) >= 8 and len(heads) * 3 >= len(margin) * 2
