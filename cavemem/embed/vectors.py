@@ -298,6 +298,8 @@ class VectorIndex:
         :attr:`RowMap.AFTER`-th lookup on; None before (a one-shot CLI recall never builds it)."""
         with self._lock:
             self._locates += 1
+            if self._ids is None:  # another thread's reopen found no usable view
+                return None
             rowmap = self._rowmap
             if rowmap is None:
                 if self._locates < RowMap.AFTER:
