@@ -11,7 +11,7 @@ import re
 
 from ..gocompat import json_valid, trim_space_bytes
 from ..formats import CODE_HEADS, remember_last_answer
-from ..formats.logtags import tagged_log
+from ..formats.logtags import session_report, tagged_log
 from .wrappers import unwrap
 
 AUTO_TYPES = ("json", "terminal", "diff", "html", "tabular", "code", "log", "search-result", "config", "text")
@@ -275,7 +275,9 @@ def is_code(data: bytes, trimmed: bytes) -> bool:
         if len(prose) < len(data) and len(_CODE_HEADS.findall(prose, 0, 1 << 16)) < 3:
             return False
     if shape == "code":  # statement lines of a language without C keywords (CMake, Vim, Tcl, make)
-        return not _assignments_only(data)
+        from ..formats.settings import assignments_only
+
+        return not assignments_only(data)
     from ..formats.scripts import LINE_SHAPED, sniff_outline
 
     if shape != "prose" and sniff_outline(data) in LINE_SHAPED:  # their marks: ``endfunction()``, ``proc x {``
@@ -305,24 +307,6 @@ def is_code(data: bytes, trimmed: bytes) -> bool:
             if marks >= 3:
                 return True
     return False
-
-
-_ASSIGN_STMT = re.compile(rb"[\t ]*[\w.-]+[\t ]*=[\t ]*(?:\"[^\"\n]*\"|[\w.:/-]+)[\t ]*;[\t ]*\r?$")
-
-
-def _assignments_only(data: bytes) -> bool:
-    """A block settings dialect written in statements (irssi's ``max_msgs = "20";`` inside
-    ``name = { ... };``): half its statement lines assign a quoted or plain word and end on
-    ``;``, and none calls ``name(`` outside its quoted values (CMake, Vim and Tcl call on nearly every line)."""
-    lines = [line.strip() for line in data[: 1 << 16].split(b"\n")]
-    lines = [line for line in lines if line and not line.startswith(_COMMENT_HEADS) and line not in (b"{", b"}", b"};", b"},")]
-    if not lines or any(_CALL_OPEN.search(_QUOTED.sub(b'""', line)) for line in lines):
-        return False
-    return sum(1 for line in lines if _ASSIGN_STMT.match(line)) * 2 >= len(lines)
-
-
-_CALL_OPEN = re.compile(rb"[A-Za-z_]\w*\(")
-_QUOTED = re.compile(rb'"(?:[^"\\\n]|\\.)*"')  # a value's text: a command quoted in it calls nothing
 
 
 def _line_shapes(data: bytes) -> str:
@@ -407,7 +391,7 @@ def _test_report(data: bytes) -> bool:
     """Test-runner output (node --test, jest, mocha, TAP): pass/fail marks open at least three
     lines, and with the failures' frames and diagnostics they make a fifth of the lines; the
     rest is the assertion diffs and object dumps runners print between them."""
-    if _session_report(data):
+    if session_report(data):
         return True
     if len(_RUNNER_MARK.findall(data, 0, 1 << 20)) < 3:
         return False
@@ -416,18 +400,6 @@ def _test_report(data: bytes) -> bool:
     lines = data.split(b"\n")
     hits = sum(1 for line in lines if _RUNNER_MARK.match(line) or _LOG_LINE.search(line))
     return hits * 5 >= len(lines)
-
-
-def _session_report(data: bytes) -> bool:
-    """pytest's report, whatever source its long tracebacks quote (``--tb=long -l`` prints whole
-    functions): the session banner opens it and a ``FAILURES``/``ERRORS`` banner or the closing
-    tally (``==== 3 failed, 72 passed in 0.4s ====``) follows at the margin."""
-    start = _SESSION_START.search(data, 0, 1 << 12)
-    return start is not None and _SESSION_END.search(data, start.end()) is not None
-
-
-_SESSION_START = re.compile(rb"^=+ test session starts =+\r?$", re.M)
-_SESSION_END = re.compile(rb"^=+ (?:FAILURES|ERRORS|[^=\n]*\b\d+ (?:passed|failed|errors?)\b[^=\n]*) =+\r?$", re.M)
 
 
 def is_search_result(data: bytes) -> bool:

@@ -3,7 +3,8 @@
 Why: the corpus's seventh batch brought ``LD_DEBUG`` traces (every line opens on the process
 id: ``  26802:\tbinding file ...``) and Python warning streams (``<string>:3: UserWarning: ...``)
 that the table readers took for space-aligned tables and the log vote missed (no severity word
-or timestamp on their lines). Only stdlib ``re``: detection is a hot CLI command.
+or timestamp on their lines); pytest's reports at ``--tb=long -l`` quote more source than they
+print report lines, and are told by their banners. Only stdlib ``re``: detection is a hot CLI command.
 """
 
 from __future__ import annotations
@@ -33,3 +34,15 @@ def tagged_log(data: bytes) -> bool:
     heads = [m for m in map(_DIAG_HEAD.match, margin) if m]
     located = sum(1 for m in heads if m.group(1))
     return located >= 4 and len(heads) >= 8 and len(heads) * 3 >= len(margin) * 2
+
+
+def session_report(data: bytes) -> bool:
+    """pytest's report, whatever source its long tracebacks quote (``--tb=long -l`` prints whole
+    functions): the session banner opens it and a ``FAILURES``/``ERRORS`` banner or the closing
+    tally (``==== 3 failed, 72 passed in 0.4s ====``) follows at the margin."""
+    start = _SESSION_START.search(data, 0, 1 << 12)
+    return start is not None and _SESSION_END.search(data, start.end()) is not None
+
+
+_SESSION_START = re.compile(rb"^=+ test session starts =+\r?$", re.M)
+_SESSION_END = re.compile(rb"^=+ (?:FAILURES|ERRORS|[^=\n]*\b\d+ (?:passed|failed|errors?)\b[^=\n]*) =+\r?$", re.M)

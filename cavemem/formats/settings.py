@@ -136,3 +136,24 @@ def _rfc822_record(text: str) -> bool:
     """No comment line, and every line at the margin a capitalised ``Field:``."""
     top = [raw.rstrip("\r") for raw in text.split("\n") if raw.strip() and raw[:1] not in (" ", "\t")]
     return bool(top) and all(_RFC822_FIELD.fullmatch(line) for line in top)
+
+
+# comment heads of the statement dialects (detection's list)
+_STATEMENT_COMMENTS = (b"#", b"//", b"/*", b"*", b'"', b"--", b";", b"%", b"<!--", b"REM ", b"dnl ")
+_ASSIGN_STMT = re.compile(rb"[\t ]*[\w.-]+[\t ]*=[\t ]*(?:\"[^\"\n]*\"|[\w.:/-]+)[\t ]*;[\t ]*\r?$")
+
+
+def assignments_only(data: bytes) -> bool:
+    """A block settings dialect written in statements (irssi's ``max_msgs = "20";`` inside
+    ``name = { ... };``): half its statement lines assign a quoted or plain word and end on
+    ``;``, and none calls ``name(`` outside its quoted values (CMake, Vim and Tcl call on nearly
+    every line). Detection asks it of what its line shapes took for statement code."""
+    lines = [line.strip() for line in data[: 1 << 16].split(b"\n")]
+    lines = [line for line in lines if line and not line.startswith(_STATEMENT_COMMENTS) and line not in (b"{", b"}", b"};", b"},")]
+    if not lines or any(_CALL_OPEN.search(_QUOTED.sub(b'""', line)) for line in lines):
+        return False
+    return sum(1 for line in lines if _ASSIGN_STMT.match(line)) * 2 >= len(lines)
+
+
+_CALL_OPEN = re.compile(rb"[A-Za-z_]\w*\(")
+_QUOTED = re.compile(rb'"(?:[^"\\\n]|\\.)*"')  # a value's text: a command quoted in it calls nothing
