@@ -12,6 +12,7 @@ import re
 from ..gocompat import json_valid, trim_space_bytes
 from ..formats import CODE_HEADS, remember_last_answer
 from ..formats.logtags import session_report, tagged_log
+from .detect_sample import SAMPLE_BYTES, head as _head, whole_json as _whole_json
 from .wrappers import unwrap
 
 AUTO_TYPES = ("json", "terminal", "diff", "html", "tabular", "code", "log", "search-result", "config", "text")
@@ -147,11 +148,17 @@ _SEARCH_LINE = re.compile(rb"[./~A-Za-z0-9_-][^:\n]{0,240}:\d+(?::\d+)?:|https?:
 def detect(data: bytes) -> str:
     """The content type of ``data`` (one of :data:`AUTO_TYPES`)."""
     body, _ = unwrap(data)
-    trimmed = trim_space_bytes(body)
+    if len(body) > SAMPLE_BYTES:  # the line votes and strict readers read a head, not 64 MiB
+        if _whole_json(body):
+            return "json"
+        body = _head(body)
+        trimmed = trim_space_bytes(body)
+    else:
+        trimmed = trim_space_bytes(body)
+        if trimmed[:1] in (b"{", b"[") and json_valid(trimmed):
+            return "json"
     if not trimmed:
         return "text"
-    if trimmed[:1] in (b"{", b"[") and json_valid(trimmed):
-        return "json"
     if _ansi(body):
         return "terminal"
     if _redrawn(body):
