@@ -5,7 +5,9 @@ Pipeline for one query (SQLite + a little Python, no model):
 1. **Terms.** The query goes through the same analyzer as the memories (stemming, stopwords,
    identifier parts, CJK bigrams). A stopword- or punctuation-only query has no terms → no hits.
    Dates it mentions ("in July 2023", "last week", see :mod:`.when`) become time windows; their
-   words still match text but at ``date_term_weight`` and outside the gate's arithmetic.
+   words still match text but at ``date_term_weight`` and outside the gate's arithmetic. Initials
+   of a spelled-out phrase the store knows join as terms (:mod:`.acronym`: "mean absolute
+   percentage error" finds ``MAPE``), covering the phrase's words in the memories that hold them.
 2. **Candidates.** FTS5 returns the top ``candidates`` memories for an OR of the terms. Terms in
    more than ``prune_df`` of all memories do not *generate* candidates (they would make FTS5 score
    most of the store) unless the specific terms find too few; they still *score*. Terms the word
@@ -60,7 +62,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from . import analyze, ids, when
+from . import acronym, analyze, ids, when
 from .rank_math import US_PER_DAY, bm25_idf, edit_distance, in_windows
 from .rank_types import ExtraScorer, RankConfig, RankContext, Ranked, config_from_env
 from .store import Filter, MemoryStore
@@ -88,11 +90,16 @@ class Ranker:
         if not qterms:
             return []
         weights = {q.term: (cfg.date_term_weight if q.term in temporal else 1.0) for q in qterms}
+        spelled = {t: run for t, run in acronym.initialisms(query).items() if t not in weights} if cfg.initialisms else {}
+        weights.update(dict.fromkeys(spelled, 1.0))
         (n_docs, n_tokens), df = self.store.term_stats(weights)  # one round trip on a server
+        for t in [t for t in spelled if df.get(t, 0) <= 0]:  # only initialisms the store has (see .acronym)
+            del weights[t]
+        aside = temporal | {t for t in spelled if t in weights}  # no coverage mass of their own: never a refusal
         if n_docs <= 0:
             return []
         avgdl = (n_tokens / n_docs) or 1.0
-        content = [t for t in weights if t not in temporal]
+        content = [t for t in weights if t not in aside]
         idf = {t: bm25_idf(n_docs, d) for t, d in df.items()}
 
         corrected = self._correct_typos(qterms, weights, df) if cfg.typo_fix else {}
@@ -127,10 +134,13 @@ class Ranker:
                 f = tf.get(t, 0) or (1 if seq in substring.get(t, ()) else 0)
                 if f:
                     score += w * idf[t] * f * (K1 + 1) / (f + norm)
-                    if t not in temporal and w >= 1.0:
+                    if t not in aside and w >= 1.0:
                         covered += idf[t]
                         self._matched.setdefault(seq, set()).add(t)
-            return score, (covered / total_idf if total_idf else 0.0)
+                    elif t in spelled:  # an initialism covers the words it stands for that the memory lacks
+                        covered += sum(idf[u] if df.get(u, 0) > 0 else idf_unknown for u in spelled[t]
+                                       if u in weights and u not in aside and not tf.get(u))
+            return score, (min(1.0, covered / total_idf) if total_idf else 0.0)
 
         lex: dict[int, float] = {}
         cov: dict[int, float] = {}

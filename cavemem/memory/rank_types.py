@@ -73,6 +73,7 @@ class RankConfig:
     session_slots: float = 0.3  # share of the last hits kept for sessions not among the earlier ones
     extra_slots: float = 0.1  # share of the last hits kept for an extra scorer's own best hits
     typo_fix: int = 1  # 0 turns typo correction of unknown query words off
+    initialisms: int = 1  # 0: no query terms spelled from the initials of its phrases (see acronym.py)
     extras: tuple[tuple[str, float], ...] = ()  # (scorer name, weight) overrides
 
     def with_overrides(self, spec: str | dict) -> "RankConfig":
