@@ -16,7 +16,7 @@ from . import slots
 
 # a clause opening on a subject of its own, not on a preposition or "we": "the customers don't read the SMS", "it is cheaper …"
 _OWN_SUBJECT = re.compile(r"^(?!(?:we|i|you|us|for|to|with|in|on|at|by|from|so|and|but|or|if|when|because|like|not|no|never|"
-                          r"always|only|except|nor|neither|even|also)\b)"
+                          r"always|only|except|nor|neither|even|also|please|pls|kindly)\b)"
                           r"(?:(?:the|our|my|their|most|all|many|some)\s+)?[\w-]+\s+\S", re.I)
 # something a later reader could look up: a code span, a path, a dotted or snake_case name, CamelCase, a number with a unit
 _NAMED = re.compile(r"`|\b[\w-]+/[\w./-]+|\b\w+\.\w{2,}\b|\b\w+_\w+\b|\b[a-z]+[A-Z]\w*|\b[A-Z][a-z]+[A-Z]\w*|\b[a-z]+-[a-z0-9]+\b")

@@ -108,7 +108,7 @@ _DECISION = re.compile(
     r"(?:^|[,;]\s*|\bso\s+|\bthen\s+)(?!(?:that|this|how|what|there|here|which|who|it|the\s+way)\b)[\w.+-]+(?:\s+[\w.+-]+){0,2}\s+it\s+is(?=\s*(?:[,;.!]|then\b|$))|"
     r"(?:we'?re|we\s+are|let'?s|we'?ll|we\s+will|we|i)\s+(?:now\s+)?(?:switch|mov|migrat|swap|replac)\w*\s+(?:[\w-]+\s+){0,3}?from\s+[\w.+-]+\s+to)(?=\W|$)", re.I)
 _ASSISTANT_DECISION = re.compile(r"^\W*decision\s*\W*:", re.I)
-_CAUSE = re.compile(r"\b(?:root\s+cause|the\s+cause\s+(?:was|is)|was\s+caused\s+by|is\s+caused\s+by|the\s+bug\s+(?:was|is)|"
+_CAUSE = re.compile(r"(?:^|(?<=[.!]\s))cause\s*:|\b(?:root\s+cause|the\s+cause\s+(?:was|is)|was\s+caused\s+by|is\s+caused\s+by|the\s+bug\s+(?:was|is)|"
                     r"the\s+problem\s+(?:was|is)|the\s+issue\s+(?:was|is))(?=\W|$)", re.I)
 _FIX = re.compile(r"\b(?:fixed\s+(?:it\s+)?by|the\s+fix\s+(?:was|is)|fix\s*:|i\s+fixed|to\s+fix\s+(?:it|this)|fixed\s+(?:it|this)\s+by|"
                   r"i(?:'ve|\s+have)?\s+(?:rewrote|rewritten|made|wrote|put|split|built|set|swapped|kept|cut|"
@@ -144,6 +144,7 @@ _OPENER = re.compile(r"(?:we|i|you|they|it|our|my|can|could|would|pls|please|wha
 
 _BOLD = re.compile(r"\*\*|__(?=\w)|(?<=\w)__")  # "**Local DB:** Room": markdown emphasis is no part of what is said
 _KEY_START = re.compile(r"[a-z][\w .-]{1,24}:\s+\S")  # "… dhaba. stack: next.js 14": a key line starts anew
+_EMOTICON = re.compile(r"(?<=\s)[:;]-?[()DPp/|](?=\s|$)|(?<=\s)\^[_-]?\^(?=\s|$)")  # ":(", ";)", "^^"
 _LAUGH = re.compile(r"\b(?:lol|lmao|haha\w*|rofl|xd)\W*$", re.I)  # "… its called botfrog lol." ends its sentence
 
 
@@ -152,7 +153,7 @@ def sentences(text: str) -> list[str]:
     ("… main branch. no kubectl apply by hand"), after a one-to-three-word interjection ("ugh
     safari.") or on a line of its own it starts anew."""
     pieces: list[str] = []
-    for line in text.splitlines():  # a line is never continued by the next: terse writers put one fact per line
+    for line in _EMOTICON.sub("\n", text).splitlines():  # a line is never continued by the next: one fact per line
         first = True
         for part in _SPLIT.split(line):
             part = _BOLD.sub("", _BULLET.sub("", part)).strip().strip("*").strip()
@@ -172,7 +173,7 @@ _TERSE_VALUE = re.compile(r"\b[a-z][\w.+#-]+\s+v?\d+(?:\.\d+)+\b", re.I)  # "god
 _FOR = re.compile(r"\bfor\s+(?:the\s+|our\s+)?(?P<scope>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s*(?=[,.;]|$)", re.I)
 _LEAD = re.compile(r"^\W*(?:(?:(?:kindly|please|just)\s+note(?:\s+that)?|note\s+that|just\s+so\s+you\s+know|"
                    r"(?:small|some|a\s+few|few|two|three|big|quick)\s+(?:changes|updates|things|news|additions?)(?:\s+to\s+[\w\s]{2,20}?)?(?=\s*:)|"
-                   r"quick\s+one|heads\s+up|changed\s+my\s+mind(?:\s+(?:about|on))?|on\s+second\s+thoughts?|yep|yup|good\s+(?:morning|afternoon|evening)|morning|hello|lol|lmao|haha|fyi|btw|also|and|so|ok|okay|yeah|yes|hmm|well|oh|yo|hey|hi|nice|cool|great|"
+                   r"(?:quick|some|brief|little|a\s+bit\s+of)\s+(?:context|background)(?:\s+first)?(?=\s*:)|quick\s+one|heads\s+up|changed\s+my\s+mind(?:\s+(?:about|on))?|on\s+second\s+thoughts?|yep|yup|good\s+(?:morning|afternoon|evening)|morning|hello|lol|lmao|haha|fyi|btw|also|and|so|ok|okay|yeah|yes|hmm|well|oh|yo|hey|hi|nice|cool|great|"
                    r"perfect|ugh|actually)\b\W*)+", re.I)
 _ASK = re.compile(r"^(?:can|could|would)\s+you\s+(?:please\s+)?(?:check|look\s+(?:at|into)|see|find\s+out|figure\s+out)\s+(?:why\s+)?", re.I)
 _CLAUSE = re.compile(r"\s*(?:;|,\s*and\s+|\s+and\s+(?=(?:we|the|our|its?|staging|prod\w*|processed|raw)\b)|,\s*so\s+|,\s*(?=the\s))\s*", re.I)
@@ -235,7 +236,10 @@ def from_user(msg: Message, body: str, options: dict[str, str] | None = None) ->
 
     items = shapes.listed(body)
     for raw in sentences(body):
-        if raw.endswith(("?", ":")) or _CREDENTIAL.search(raw):  # "We ingest three sources:" heads a list
+        if _CREDENTIAL.search(raw):
+            continue
+        raw = shapes.without_ask_tail(raw)
+        if raw.endswith(("?", ":")):  # "We ingest three sources:" heads a list
             continue
         s = shapes.without_task_tail(strip_lead(raw))
         if _DECISION.search(s):
@@ -355,6 +359,9 @@ def _cause_of(sents: list[str], symptom: str | None) -> str | None:
     return cause
 
 
+_LABEL = re.compile(r"^\W*(?:(?:root\s+)?cause|fix|solution|problem|issue|bug|symptom)\s*:\s*", re.I)  # the story says "Cause:" and "Fix:" itself
+
+
 def _bugfix(msg: Message, sents: list[str], symptom: str | None) -> Candidate | None:
     cause = _cause_of(sents, symptom)
     fix = next((s for s in sents if (_FIX.search(s) or _FIX_NOW.search(s)) and s != cause), None)
@@ -362,10 +369,12 @@ def _bugfix(msg: Message, sents: list[str], symptom: str | None) -> Candidate | 
         return None
     parts = []
     if symptom:
-        parts.append("Symptom: " + _finish(asides.symptom_core(symptom)))
-    parts.append("Cause: " + _finish(cause))
+        core = asides.symptom_core(symptom)
+        bare = _LABEL.sub("", core)
+        parts.append("Symptom: " + _finish(core if bare == core else bare[:1].upper() + bare[1:]))
+    parts.append("Cause: " + _finish(_LABEL.sub("", cause)))
     if fix:
-        parts.append("Fix: " + _finish(fix))
+        parts.append("Fix: " + _finish(_LABEL.sub("", fix)))
     return Candidate(" ".join(parts), "note", "bugfix", 0.75, msg.uuid, None)
 
 
@@ -391,12 +400,17 @@ _ACK = re.compile(r"^\W*(?:ok(?:ay)?|yes|yep|yeah|yup|right|correct|exactly|grea
                   r"sounds\s+good|makes\s+sense|confirmed|true|that'?s\s+right|indeed)\b(?![^.!?\n]{0,40}\b(?:no|not|wrong|actually|but)\b)", re.I)
 
 
+# the assistant reading tool output back ("I see the Gemfile moved to Rails 7.2.1", "The diff shows …"): data, not a statement
+_OBSERVED = re.compile(r"^\W*(?:i\s+(?:can\s+)?(?:see|notice|noticed|found)|(?:the\s+)?(?:diff|log|logs|output|trace|git\s+log)\s+"
+                       r"(?:shows?|says|suggests|indicates))\b", re.I)
+
+
 def assistant_facts(msg: Message, body: str) -> list[Candidate]:
     """Plain, unhedged fact statements by the assistant ("Production runs PostgreSQL 15.6.") —
     kept only when they answer the user's question or the user's next words confirm them."""
     out = []
     for s in sentences(_REMEMBER.sub(" ", body)):
-        if (_CHATTER.match(s) or s.endswith("?") or _HEDGE.search(s) or _CREDENTIAL.search(s) or _CAUSE.search(s) or _FIX.search(s)
+        if (_CHATTER.match(s) or s.endswith("?") or _HEDGE.search(s) or _OBSERVED.match(s) or _CREDENTIAL.search(s) or _CAUSE.search(s) or _FIX.search(s)
                 or (_BECAUSE.search(s) and (_SYMPTOM.search(s) or _WRONG.search(s)))):
             continue  # a cause or fix belongs to its bug-fix memory, not a fact of its own
         out.extend(facts_in(msg, s, 0.6))

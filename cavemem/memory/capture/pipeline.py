@@ -123,6 +123,7 @@ def store_candidate(memory, cand: extract.Candidate, project: str, session: str,
     try:
         if old is not None and old.text != cand.text:
             rec = memory.supersede(old.id, cand.text)
+            _own_entity(memory, rec, cand)
             _keep_rest(memory, old, cand, project)
         else:
             rec = memory.remember(cand.text, project=project, session=session or None, kind=cand.kind,
@@ -140,6 +141,15 @@ def store_candidate(memory, cand: extract.Candidate, project: str, session: str,
     memory.store.write(txn, "capture")
     return {"id": rec.id, "status": status, "capture_kind": cand.capture_kind, "confidence": cand.confidence,
             **({"supersedes": old.id} if status == "superseded" and old is not None else {})}
+
+
+def _own_entity(memory, rec, cand: extract.Candidate) -> None:
+    """A new version keyed by what it says: "We upgraded to Rails 7.2" replacing "Rails 7.1 on Ruby 3.2"
+    (keyed ``version:ruby``) is ``version:rails``, or "Ruby is 3.3 now" would replace the Rails line."""
+    if not cand.entity or not rec.entity or cand.entity == rec.entity or cand.entity.split(":")[0] != rec.entity.split(":")[0]:
+        return  # a key of another kind ("decision:…" for a "version:…" line) says less about the line than its own
+    memory.store.write(lambda conn: conn.execute("UPDATE memories SET entity = ? WHERE id = ?", (cand.entity, rec.id)), "capture")
+    rec.entity = cand.entity
 
 
 def _keep_rest(memory, old, cand: extract.Candidate, project: str) -> None:

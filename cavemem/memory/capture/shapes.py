@@ -12,7 +12,8 @@ import re
 from dataclasses import replace
 
 from . import asides, slots
-from .extract import _FROM_TO, _SPECIFIC, _BULLET, _BYE, _CHATTER, _CREDENTIAL, _SYMPTOM, _TASK, _TRANSIENT, Candidate, _finish
+from .extract import (_BULLET, _BYE, _CHATTER, _CREDENTIAL, _DECISION, _FACT_QUESTION, _FROM_TO, _PREF, _SPECIFIC, _SYMPTOM, _TASK,
+                      _TRANSIENT, Candidate, _finish)
 from .transcript import Message
 
 _PARTS = re.compile(r"\s*(?:,|;|\+|/(?=\s)|\s&\s|\band\b)\s*", re.I)
@@ -159,6 +160,11 @@ _UNDECIDED = re.compile(r"\b(?:we|i)\s+(?:must|need\s+to|have\s+to|should|want\s
                         r"think\s+about|work\s+out)\b", re.I)
 # "Problem: when a customer removes the gift wrap, the line stays": a report of what goes wrong, kept only in its bug fix
 _REPORT = re.compile(r"^\W*(?:(?:the\s+|one\s+|a\s+)?(?:strange|weird|odd|funny|new)?\s*(?:problem|issue|bug|symptom|thing))\s*:", re.I)
+# a musing, not a durable statement: a remark on what was just seen ("huh, z2m is on 1.41 already, didn't know",
+# "interesting that the plan still uses 200 partitions"), an idea for someday ("maybe we look at X at some point, no rush")
+_MUSING = re.compile(r"^\W*(?:huh|hm+|interesting(?:ly)?|funny|weird|odd|strange|surprising(?:ly)?|(?:kinda\s+|a\s+bit\s+)?surprised)\b(?!\s*:)|"
+                     r"^\W*(?:maybe|perhaps)\s+(?:we|i)\b|\b(?:at\s+some\s+point|some\s+day|someday|one\s+day|no\s+rush)\b|"
+                     r"\b(?:didn'?t|did\s+not)\s+know\b|\bi\s+wonder\b|,\s*whatever\W*$", re.I)
 _GRUMBLE_PARTS = re.compile(r"(?:,|;|(?<=[.!?])|\s+but|\s+and)\s+", re.I)
 
 
@@ -181,7 +187,7 @@ def durable(cand: Candidate) -> Candidate | None:
         cand = replace(cand, text=_SECRET_LIKE.sub("[REDACTED]", cand.text))  # a bug fix keeps its story, not the value
     if cand.capture_kind in ("explicit", "bugfix"):
         return cand
-    if cand.capture_kind != "decision" and (_UNDECIDED.search(cand.text) or _REPORT.match(cand.text) or asides.is_intro(cand.text)):
+    if cand.capture_kind != "decision" and (_UNDECIDED.search(cand.text) or _MUSING.search(cand.text) or _REPORT.match(cand.text) or asides.is_intro(cand.text)):
         return None
     if _RETRACTION.search(cand.text):
         return None
@@ -238,3 +244,26 @@ def replaced_word(sentence: str) -> str | None:
         if word and word.lower().strip(".") not in _NOT_OLD and len(word) >= 2:
             return word.strip(".")
     return None
+
+
+# "…, can you set that up?": a request tacked on a statement; "… for now": the current value, until it changes
+_ASK_TAIL = re.compile(r"[,;]\s*(?:so\s+|and\s+)?(?:can|could|would|will)\s+you\s+(?:please\s+)?(?!tell|explain|confirm|check\s+if|see\s+if)"
+                       r"[a-z][^,;?]*\?\s*$", re.I)
+_FOR_NOW = re.compile(r",?\s+(?:for\s+now|for\s+the\s+time\s+being)(?=\W*$)", re.I)
+_ASKS = ("should", "would", "could", "can", "do", "does", "is", "are")
+
+
+def without_ask_tail(sentence: str) -> str:
+    """``sentence`` without a request tacked on a decision or convention ("We're replacing ESLint with
+    Biome, can you set that up?" states the decision) and without a closing "for now" ("CI is GitHub
+    Actions for now" is the current value). A fact with a request stays a request (it may hand a value
+    over: "the admin login is admin / x9, can you put it in the seed?"), a real question stays one."""
+    m = _ASK_TAIL.search(sentence)
+    head = sentence[: m.start()].rstrip() if m else sentence
+    if m and (len(head.split()) < 4 or _SECRET_LIKE.search(sentence) or not (_DECISION.search(head) or _PREF.search(head))
+              or _FACT_QUESTION.match(head + "?") or head.lower().startswith(_ASKS)):
+        return sentence
+    cut = _FOR_NOW.search(head)
+    if cut and len(head[: cut.start()].split()) >= 3 and not _TRANSIENT.search(head[: cut.start()]):
+        head = head[: cut.start()]
+    return head if m or cut else sentence
