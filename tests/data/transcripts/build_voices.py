@@ -46,9 +46,10 @@ from sessions_voices_l import VOICES_L  # noqa: E402
 from sessions_voices_m import VOICES_M  # noqa: E402
 from sessions_voices_n import VOICES_N  # noqa: E402
 from sessions_voices_o import VOICES_O  # noqa: E402
+from sessions_voices_p import VOICES_P  # noqa: E402
 
 GOLD = os.path.join(HERE, "gold_voices.json")
-ALL = VOICES_A + VOICES_B + VOICES_C + VOICES_D + VOICES_E + VOICES_F + VOICES_G + VOICES_H + VOICES_I + VOICES_J + VOICES_K + VOICES_L + VOICES_M + VOICES_N + VOICES_O
+ALL = VOICES_A + VOICES_B + VOICES_C + VOICES_D + VOICES_E + VOICES_F + VOICES_G + VOICES_H + VOICES_I + VOICES_J + VOICES_K + VOICES_L + VOICES_M + VOICES_N + VOICES_O + VOICES_P
 
 
 def split_of(file_name: str) -> str:
