@@ -37,7 +37,8 @@ def test_shipped_weights_name_their_training_files_and_never_a_held_out_one():
     voices = json.loads((Path(__file__).parent / "data" / "transcripts" / "gold_voices.json").read_text())
     check = {n for n, g in voices.items() if g["split"] == "vcheck"}
     tune = {n for n, g in voices.items() if g["split"] == "vtune"}
-    assert len(check) == 37 and not files & check and len(files & tune) >= 60  # voices sets A-N (trained on A-J; K-N: rules only so far)
+    # every later voices set adds vcheck files the weights never saw: the count only grows, the overlap stays empty
+    assert len(check) >= 39 and not files & check and len(files & tune) >= 60  # sets A-P (trained on A-J; K-P: rules only)
     assert model["provenance"]["check_never_trained"] == ["vcheck"]
     assert model["threshold"] > classify.CONFIDENCE  # proposals are unconfirmed, but only confident ones
 
