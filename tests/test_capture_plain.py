@@ -94,3 +94,30 @@ def test_a_new_version_is_keyed_by_what_it_says(tmp_path):
     mem.close()
     ccr.close()
     assert "We upgraded to Rails 7.2 last week." in current and "Ruby is 3.3 now." in current
+
+
+def _stored(tmp_path, *names):
+    """Every current memory captured from the named voices transcripts, through the whole pipeline."""
+    from pathlib import Path
+    mem, ccr = Memory(str(tmp_path / "m.db"), scorers=[]), open_ccr(str(tmp_path / "c.db"))
+    for name in names:
+        capture_transcript(mem, str(Path(__file__).parent / "data" / "transcripts" / name), ccr=ccr, project="proj")
+    current = [r[0] for r in mem.store.read("SELECT text FROM memories WHERE valid_until IS NULL")]
+    mem.close()
+    ccr.close()
+    return current
+
+
+def test_an_emphasis_after_a_rule_and_a_context_label_are_no_memories(tmp_path):
+    """Voices set P: "Rule: … No exceptions." stored "No exceptions." on its own, and "Context: X is our
+    warehouse." was kept as a memory of its own next to the facts it introduces."""
+    got = _stored(tmp_path, "v-wisla-01-orders.jsonl")
+    assert not any(t.strip(". ").lower() == "no exceptions" for t in got)
+    assert not any(t.lower().startswith("context:") for t in got)
+
+
+def test_apologies_and_shrugs_are_not_stored_and_please_not_suggest_is_a_rule(tmp_path):
+    got = " ".join(_stored(tmp_path, "v-gelato-01-checkout.jsonl", "v-gelato-02-hosting.jsonl", "v-hanok-01-feed.jsonl"))
+    for noise in ("be patient with me", "big news", "boh"):
+        assert noise not in got.lower()
+    assert "please not suggest Bloc" in got

@@ -43,14 +43,15 @@ _EXPLICIT = re.compile(r"^\s*(?:please\s+)?(?:remember\s*:|remember\s+(?:that\s+
 # Classes of phrasing, not instances: a normative adverb or modal ("always", "never", "every X must"),
 # a named convention ("that's our house style"), or a first-person preference.
 _DONT_VERBS = (r"use|run|commit|push|add|write|put|merge|deploy|touch|edit|change|import|call|log|store|hard-?code|mock|"
-               r"skip|bump|install|rename|delete|remove|create|force|rebase|squash|expose|print|return|catch|swallow")
+               r"skip|bump|install|rename|delete|remove|create|force|rebase|squash|expose|print|return|catch|swallow|"
+               r"suggest|propose|recommend|introduce|bring\s+in")
 _PREF = re.compile(
     r"\b(?:i\s+(?:always\s+|really\s+|much\s+)?prefer|we\s+(?:always\s+|generally\s+)?prefer|i'd\s+(?:rather|prefer)|"
     r"(?:my|our|the\s+team'?s)\s+preference\s+is|(?:should|must)\s+(?:always|never)|"
     r"(?:^|please\s+|you\s+|[,;]\s*)(?:always|never)\s+[a-z]+|[\w,]\s+always\s*[.!]?$|don't\s+ever|do\s+not\s+ever|"
     r"i\s+(?:really\s+)?(?:hate|love|dislike|can'?t\s+stand)\s+\w+|\bkeep\s+it\s+[\w-]+$|"
     r"^[\w#+.-]+(?:\s+[\w#+.-]+){0,2}\s+over\s+(?!the\s|a\s|time\b|there\b|here\b)[\w#+.-]+|"
-    r"(?:^|please\s+)(?:don'?t|do\s+not)\s+(?:just\s+)?(?:" + _DONT_VERBS + r")|\bdon'?t\s+just\s+[a-z]+|from\s+now\s+on|going\s+forward|"
+    r"(?:^|please\s+)(?:don'?t|do\s+not|(?<=please\s)not)\s+(?:just\s+)?(?:" + _DONT_VERBS + r")|\bdon'?t\s+just\s+[a-z]+|from\s+now\s+on|going\s+forward|"
     r"(?:our|the)\s+(?:convention|house\s+style|style\s+rule|rule|policy|standard)\s+(?:is|here\s+is|says)|"
     r"(?:convention|house\s+style|style\s+rule|rule\s+of\s+thumb)\s*:|"
     r"(?:that'?s|that\s+is|it'?s|this\s+is)\s+(?:our|the)\s+(?:house\s+style|style|convention|rule|policy|standard|norm)|"
@@ -173,7 +174,7 @@ _TERSE_VALUE = re.compile(r"\b[a-z][\w.+#-]+\s+v?\d+(?:\.\d+)+\b", re.I)  # "god
 _FOR = re.compile(r"\bfor\s+(?:the\s+|our\s+)?(?P<scope>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s*(?=[,.;]|$)", re.I)
 _LEAD = re.compile(r"^\W*(?:(?:(?:kindly|please|just)\s+note(?:\s+that)?|note\s+that|just\s+so\s+you\s+know|"
                    r"(?:small|some|a\s+few|few|two|three|big|quick)\s+(?:changes|updates|things|news|additions?)(?:\s+to\s+[\w\s]{2,20}?)?(?=\s*:)|"
-                   r"(?:quick|some|brief|little|a\s+bit\s+of)\s+(?:context|background)(?:\s+first)?(?=\s*:)|quick\s+one|heads\s+up|changed\s+my\s+mind(?:\s+(?:about|on))?|on\s+second\s+thoughts?|yep|yup|good\s+(?:morning|afternoon|evening)|morning|hello|lol|lmao|haha|fyi|btw|also|and|so|ok|okay|yeah|yes|hmm|well|oh|yo|hey|hi|nice|cool|great|"
+                   r"(?:(?:quick|some|brief|little|a\s+bit\s+of)\s+)?(?:context|background)(?:\s+first)?(?=\s*:)|(?:big|good|bad|great|some|quick)\s+news|quick\s+one|heads\s+up|changed\s+my\s+mind(?:\s+(?:about|on))?|on\s+second\s+thoughts?|yep|yup|good\s+(?:morning|afternoon|evening)|morning|hello|lol|lmao|haha|fyi|btw|also|and|so|ok|okay|yeah|yes|hmm|well|oh|yo|hey|hi|nice|cool|great|"
                    r"perfect|ugh|actually)\b\W*)+", re.I)
 _ASK = re.compile(r"^(?:can|could|would)\s+you\s+(?:please\s+)?(?:check|look\s+(?:at|into)|see|find\s+out|figure\s+out)\s+(?:why\s+)?", re.I)
 _CLAUSE = re.compile(r"\s*(?:;|,\s*and\s+|\s+and\s+(?=(?:we|the|our|its?|staging|prod\w*|processed|raw)\b)|,\s*so\s+|,\s*(?=the\s))\s*", re.I)

@@ -154,7 +154,7 @@ def list_item(msg: Message, raw: str, sentence: str, items: list[str]) -> list[C
 # how people feel about the project, and the moment's status, are no memory: "marketing is unhappy", "the support folks
 # keep moaning", "a build chain from hell", "lol"
 _GRUMBLE = re.compile(r"\b(?:moan\w*|grumbl\w*|whin(?:e|es|ing)|complain\w*|(?:un)?happy|annoy\w*|frustrat\w*|upset|angry|"
-                      r"from\s+hell|nightmare|scared|worried|(?:zero|no)\s+drama|painful|lol|lmao|haha+|rofl|all\s+green|fingers\s+crossed|forced\s+our\s+hand|won\s+(?:that|the)\s+argument|[a-z]*(?:o{3,}|h{3,}|e{3,}|s{3,})[a-z]*)\b", re.I)  # "sooo", "ohhh"
+                      r"boh|meh|be\s+patient|bear\s+with\s+me|forgive\s+me|sorry|from\s+hell|nightmare|scared|worried|(?:zero|no)\s+drama|painful|lol|lmao|haha+|rofl|all\s+green|fingers\s+crossed|forced\s+our\s+hand|won\s+(?:that|the)\s+argument|[a-z]*(?:o{3,}|h{3,}|e{3,}|s{3,})[a-z]*)\b", re.I)  # "sooo", "ohhh"
 # a choice still open ("we must choose how terminals talk to the API") is not yet a decision or a fact
 _UNDECIDED = re.compile(r"\b(?:we|i)\s+(?:must|need\s+to|have\s+to|should|want\s+to|gotta)\s+(?:choose|decide|pick|figure\s+out|"
                         r"think\s+about|work\s+out)\b", re.I)
@@ -165,6 +165,8 @@ _REPORT = re.compile(r"^\W*(?:(?:the\s+|one\s+|a\s+)?(?:strange|weird|odd|funny|
 _MUSING = re.compile(r"^\W*(?:huh|hm+|interesting(?:ly)?|funny|weird|odd|strange|surprising(?:ly)?|(?:kinda\s+|a\s+bit\s+)?surprised)\b(?!\s*:)|"
                      r"^\W*(?:maybe|perhaps)\s+(?:we|i)\b|\b(?:at\s+some\s+point|some\s+day|someday|one\s+day|no\s+rush)\b|"
                      r"\b(?:didn'?t|did\s+not)\s+know\b|\bi\s+wonder\b|,\s*whatever\W*$", re.I)
+# "No exceptions." after a rule: it stresses the sentence before, it says nothing of its own
+_EMPHASIS = re.compile(r"^\W*(?:no\s+exceptions?|no\s+excuses|always|never|period|full\s+stop|non-negotiable|mandatory)\W*$", re.I)
 _GRUMBLE_PARTS = re.compile(r"(?:,|;|(?<=[.!?])|\s+but|\s+and)\s+", re.I)
 
 
@@ -189,7 +191,7 @@ def durable(cand: Candidate) -> Candidate | None:
         return cand
     if cand.capture_kind != "decision" and (_UNDECIDED.search(cand.text) or _MUSING.search(cand.text) or _REPORT.match(cand.text) or asides.is_intro(cand.text)):
         return None
-    if _RETRACTION.search(cand.text):
+    if _RETRACTION.search(cand.text) or _EMPHASIS.match(cand.text):
         return None
     if cand.replaces is None and cand.capture_kind in ("fact", "preference"):
         cand = replace(cand, replaces=replaced_word(cand.text))  # "we use pnpm now, npm was too slow"
