@@ -196,3 +196,12 @@ FORECAST7 = [
     M("u7-history-newstore", "New-store models train on the first 8 weeks of history.", 30,
       ["how much history do new-store models use"], distinct="u7-history-category"),
 ]
+
+# part 8 (bench_memory_devset_data8.py) rides on part 7's lists, so the bench's loader is unchanged
+from bench_memory_devset_data8 import DATAFORGE8, FORECAST8, LEDGER8, PULSE8, TILEMAP8  # noqa: E402
+
+LEDGER7 += LEDGER8
+TILEMAP7 += TILEMAP8
+PULSE7 += PULSE8
+DATAFORGE7 += DATAFORGE8
+FORECAST7 += FORECAST8
