@@ -67,6 +67,8 @@ def offered(body: str) -> tuple[str, set[str], set[str]] | None:
     the user to choose ("Should history be paginated by offset or by cursor?")."""
     sents = sentences(body)
     q = next((s for s in reversed(sents[-2:]) if s.endswith("?")), "")  # a last remark may follow ("Raising would remove …")
+    if q.endswith("?") and not _SELF_ASK.search(q) and not re.search(r"\sor\s", q, re.I):
+        return _laid_out(sents, q)
     if not q.endswith("?") or _SELF_ASK.search(q) or not re.search(r"\sor\s", q, re.I):
         return None
     left, right = re.split(r"\s+or\s+", q.rstrip("?"), flags=re.I)[-2:]
@@ -74,6 +76,30 @@ def offered(body: str) -> tuple[str, set[str], set[str]] | None:
     a, b = _side(" ".join(left.split()[-6:])), _side(" ".join(right.split()[:6]))
     a, b = a - b, b - a
     return (q, a, b) if a and b else None
+
+
+_WHICH = re.compile(r"^\W*which(?:\s+one|\s+of\s+(?:them|the\s+two|these|those))?\s+(?:do|would|should)\s+(?:you|we)\b", re.I)
+_TWO_WAYS = re.compile(r":\s*(?P<a>[^;:]{3,}?)\s*;\s*(?P<b>[^;:]{3,})$")  # "two ways: springdoc-openapi …; Spring REST Docs …"
+
+
+def _named_side(part: str) -> set[str]:
+    """The words that name an option laid out as "springdoc-openapi generates them …": its first two, and their parts."""
+    head = _side(" ".join(part.split()[:2]))
+    return head | {p for w in head for p in w.split("-") if len(p) >= 3}
+
+
+def _laid_out(sents: list[str], q: str) -> tuple[str, set[str], set[str]] | None:
+    """"There are two ways: A does …; B does …. Which one do you want?": the two options of the sentence
+    before a "which one" question, and that sentence with the question (what the answer answers)."""
+    i = sents.index(q)
+    start = next((j for j in range(i - 1, max(-1, i - 3), -1) if ":" in sents[j]), None)  # "…: A …;" "B … ." (split at the ";")
+    laid = " ".join(sents[start:i]) if start is not None else ""
+    m = _TWO_WAYS.search(laid.rstrip(".")) if _WHICH.match(q) else None
+    if m is None:
+        return None
+    a, b = _named_side(m.group("a")), _named_side(m.group("b"))
+    a, b = a - b, b - a
+    return (f"{laid} {q}", a, b) if a and b else None
 
 
 _ASK_BACK = re.compile(r"^\W*(?:which|what|how|why|should|would|could|can|do|does|is|are)\b[^.!]*$", re.I)

@@ -75,10 +75,11 @@ def changed_value(msg: Message, sentence: str) -> list[Candidate]:
 _I_CHANGED = re.compile(r"^i\s+(?:upgraded|bumped|moved|switched|changed|migrated|raised|lowered|increased|decreased|renamed|replaced)\b", re.I)
 
 
-# "Error tracking is Sentry.", "Tests run with jest.", "The worker service is called ingestd.": which tool or name
+# "Error tracking is Sentry.", "Tests run with jest.", "The worker service is called ingestd.", "CI is GitHub Actions.",
+# "Payments go through Stripe.": which tool or name (a product name of two capitalised words too)
 _TOOL_LINE = re.compile(r"^(?:the\s+|our\s+)?[\w-]+(?:\s+[\w-]+){0,2}\s+(?:(?:is|are)\s+(?:called|named)\s+\S+|"
-                        r"(?:runs?\s+on|(?:runs?|go(?:es)?\s+out|(?:is|are)\s+(?:done|built|deployed|tested|handled|sent))\s+(?:with|via|through|using))\s+"
-                        r"(?:a\s+|an\s+|the\s+)?[\w.+-]+|(?:is|are)\s+(?-i:[A-Z][\w.+-]+))\W*$", re.I)
+                        r"(?:runs?\s+on|(?:runs?|go(?:es)?(?:\s+out)?|(?:is|are)\s+(?:done|built|deployed|tested|handled|sent))\s+(?:with|via|through|using))\s+"
+                        r"(?:a\s+|an\s+|the\s+)?[\w.+-]+|(?:is|are)\s+(?-i:[A-Z][\w.+-]+(?:\s+[A-Z][\w.+-]+)?))\W*$", re.I)
 
 
 def tool_line(msg: Message, sentence: str) -> list[Candidate]:
@@ -233,7 +234,9 @@ _GONE = re.compile(r"\brenam\w*\s+(?:the\s+)?(?P<a>[\w.+-]+)\s+(?:to|as)\s+\S|"
                    r"\b(?P<j>(?-i:[A-Z][a-z]+))\s+left\s+(?:the\s+)?(?:company|team|project)\b|"
                    r"\b(?P<g>[\w.+-]+)\s+(?:to|->|→)\s+[\w.+-]+\s+(?:move|migration|switch|swap|cutover)\b|\bnot\s+(?!using\b)(?P<d>[\w.+-]+)\s+any\s?more\b|"
                    r"(?:^|[,;]\s*|\bsince\s+|\bbecause\s+|\bbc\s+)(?:the\s+|our\s+)?(?P<e>[\w.+-]+)(?:\s+(?:wrapper|layer|setup|thing|service|stuff))?\s+(?:was|is|were|got)\s+"
-                   r"(?:too\s+\w+|gone|dead|deprecated|retired|removed)\b", re.I)
+                   r"(?:too\s+\w+|gone|dead|deprecated|retired|removed)\b|"
+                   # a choice closed by the product it rules out: "Route 53 for DNS, AWS WAF on the ALB; no Cloudflare."
+                   r"\S\s*[;,]\s*(?:and\s+)?no\s+(?P<l>(?-i:[A-Z][a-z][\w.+-]*))\s*[.!]?$", re.I)
 _NOT_OLD = {"the", "a", "an", "it", "this", "that", "we", "our", "my", "them", "all", "everything", "one", "old", "thing", "stuff",
             "support", "i", "you", "he", "she", "they", "there", "here", "which", "what"}
 

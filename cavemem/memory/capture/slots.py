@@ -188,22 +188,33 @@ def replaces(new_text: str, old_text: str) -> int:
         nv, ov = new[kind], old[kind]
         if not nv - ov:
             continue  # only values the old memory already holds: a restatement, not an update
+        sk = scopes_holding(old_text, kind) if so else so
         if changed and (kind.startswith("version:") or nv & ov):
             best = 3  # "python 3.11" -> "python 3.12"; "01:15 instead of 02:00"
-        elif changed and (sn <= so if sn else not so) and (subject_words(new_text, new) & subject_words(old_text, {})
+        elif changed and (sn <= sk if sn else not sk) and (subject_words(new_text, new) & subject_words(old_text, {})
                                                    or _stems(nv) & _stems(ov)):  # old side: "broker" in broker.kelpie.lan too
             best = max(best, 2)  # a shared subject word, or values of one family (TRANSFORM_L -> TRANSFORM_XL)
-        elif changed and kind == "region" and len(nv) == len(ov) == 1 and (sn <= so if sn else not so):
+        elif changed and kind == "region" and len(nv) == len(ov) == 1 and (sn <= sk if sn else not sk):
             best = max(best, 2)  # a project sits in one region: "cluster is in eu-central-1 now" moves it
     return best
+
+
+def scopes_holding(text: str, kind: str) -> set[str]:
+    """The scopes of the clauses of ``text`` that hold a value of ``kind``: in "Backend API is
+    https://api.hanok.kr/v2, dev server is api-dev.hanok.kr" the API path is said of no scope (the dev
+    clause holds another value), so "now it is https://api.hanok.kr/v3" replaces it. All of the text's
+    scopes when no one clause holds the value."""
+    held = [c for c in _CLAUSES.split(text) if c.strip() and kind in values(c)]
+    return set().union(*map(scopes, held)) if held else scopes(text)
 
 
 def replaced(memory, project: str, cand) -> object | None:
     """The current memory of ``project`` that candidate ``cand`` updates by value, or None."""
     from ..model import SELECT_ROWS, record_from_row
 
-    moved = _MOVED.search(cand.text)
-    if cand.capture_kind in ("bugfix", "explicit") or not (values(cand.text) or moved):
+    moved = _MOVED.search(cand.text) or _MOVED_AFTER.search(cand.text)
+    host = runs_on(cand.text) if _CHANGE.search(cand.text) else None
+    if cand.capture_kind in ("bugfix", "explicit") or not (values(cand.text) or moved or host):
         return None
     from .. import ids
 
@@ -219,11 +230,21 @@ def replaced(memory, project: str, cand) -> object | None:
     best, pick = 0, None
     for row in rows:
         rec = record_from_row(row)
-        score = (replaces(cand.text, rec.text) or (1 if moved and moved_from(moved, cand.text, rec.text) else 0)
-                 if rec.text != cand.text else 0)
+        score = (replaces(cand.text, rec.text) or (2 if host and moved_host(host, cand.text, rec.text) else 0)
+                 or (1 if moved and moved_from(moved, cand.text, rec.text) else 0) if rec.text != cand.text else 0)
         if score > best:
             best, pick = score, rec
     return pick
+
+
+_KEPT = re.compile(r"\b(?:stays?|stayed|still|unchanged|same|remains?|as\s+before)\b", re.I)
+
+
+def as_change(clause: str) -> str:
+    """A clause read as a change: its sentence said one ("We're on Node 22 since Monday, and CI moved to
+    Buildkite"), or it already replaces a memory, so a clause without a change word of its own reads with
+    "now" — unless it says what stays ("thanos stays 400d")."""
+    return clause if _CHANGE.search(clause) or _KEPT.search(clause) else clause.rstrip(".!。") + " now."
 
 
 _CLAUSES = re.compile(r"(?<=[.!;])\s+|,\s+|\s+and\s+(?=[a-z])", re.I)
@@ -237,8 +258,13 @@ def residual(old_text: str, new_text: str) -> str:
     scope ("LOG_LEVEL is info in prod" when staging changes)."""
     new, old = values(new_text), values(old_text)
     changed = {k for k in new.keys() & old.keys() if new[k] - old[k]}
+    new_text = as_change(new_text)  # it replaces old_text: "We're on Node 22 since Monday." changed the Node clause
     clauses = [c.strip(" .;,") for c in _CLAUSES.split(old_text) if c.strip(" .;,")]
-    if not changed:
+    host = runs_on(new_text)
+    if not changed and host and moved_host(host, new_text, old_text):  # "HA runs on a raspberry pi 4, zigbee goes …": the zigbee clause stays
+        place = runs_on(old_text)[1].split()[0]
+        keep = [c for c in clauses if place not in c.lower() and not _SUBJECT_ONLY.fullmatch(c) and not _ASIDE.match(c)]
+    elif not changed:
         keep = [c for c in clauses if other_scope(new_text, c)]
     else:
         keep = [c for c in clauses if not _SUBJECT_ONLY.fullmatch(c) and not _ASIDE.match(c)
@@ -258,6 +284,9 @@ _ASIDE = re.compile(r"(?:that|this|it|which)(?:'s|\s+is|\s+was)\b", re.I)  # "th
 # "we switched the tests to vitest", "we moved hosting to fly.io": a job handed to another tool, said without the old one
 _MOVED = re.compile(r"\b(?:switch|mov|migrat|port)\w*\s+(?:the\s+|our\s+|all\s+)?(?P<subj>[a-z][\w-]{2,})\s+(?:over\s+)?(?:to|onto)\s+"
                     r"(?P<new>[\w.+-]{2,})", re.I)
+# the job named first: "CI moved to Buildkite", "…, and tracking switched over to mlflow"
+_MOVED_AFTER = re.compile(r"(?:^|[,;]\s*|\band\s+)(?:the\s+|our\s+)?(?P<subj>[a-z][\w-]+)\s+(?:has\s+|have\s+|was\s+|got\s+)?"
+                          r"(?:moved|switched|migrated)\s+(?:over\s+)?(?:to|onto)\s+(?P<new>[\w.+-]{2,})", re.I)
 
 
 def moved_from(moved: re.Match, new_text: str, old_text: str) -> bool:
@@ -271,4 +300,38 @@ def moved_from(moved: re.Match, new_text: str, old_text: str) -> bool:
 
 
 _NOT_JOB = {"it", "them", "everything", "all", "this", "that", "over", "back", "up", "down", "away", "out", "thing", "stuff", "one",
-            "here", "there", "now", "new", "prod", "staging", "dev", "the", "our"}
+            "here", "there", "now", "new", "prod", "staging", "dev", "the", "our", "we", "i", "you", "they", "he", "she", "us"}
+
+
+# where a named thing runs: "HA runs on a raspberry pi 4", "the shop is hosted on PythonAnywhere", "home assistant
+# runs on an intel NUC now" — a value of no type of its own (a machine, a platform), so it is read by its subject
+_RUNS_ON = re.compile(r"(?:^|[,;.:]\s+)(?:(?:so|and|now|but)\s+)?(?:the\s+|our\s+|my\s+)?(?P<subj>[a-z][\w.+-]*(?:\s+[a-z][\w.+-]*)?)\s+"
+                      r"(?:now\s+)?(?:runs?|is\s+(?:now\s+)?(?:hosted|running|deployed|living)|lives?|sits?)\s+(?:now\s+)?on\s+"
+                      r"(?:a\s+|an\s+|the\s+|our\s+)?(?P<place>[\w.+-]+(?:\s+[\w.+-]+)?)", re.I)
+_NOT_HOST = {"it", "this", "that", "which", "what", "everything", "all", "who", "we", "i", "you", "they", "he", "she", "job", "cron",
+             "script", "task", "check", "test", "tests"}
+
+
+def runs_on(text: str) -> tuple[str, str] | None:
+    """(subject, place) of the first "<subject> runs on <place>" clause of ``text``, lower-cased, or None."""
+    m = _RUNS_ON.search(text)
+    if m is None or m.group("subj").lower().split()[-1] in _NOT_HOST:
+        return None
+    return m.group("subj").lower(), m.group("place").lower().rstrip(".")
+
+
+def same_name(a: str, b: str) -> bool:
+    """One name, or a name and its initials ("HA" and "home assistant", "k8s" never: initials are letters)."""
+    if a == b:
+        return True
+    short, long_ = sorted((a, b), key=len)
+    parts = long_.split()
+    return " " not in short and len(parts) >= 2 and short.isalpha() and short == "".join(p[0] for p in parts)
+
+
+def moved_host(host: tuple[str, str], new_text: str, old_text: str) -> bool:
+    """``old_text`` says the same thing runs somewhere else ("HA runs on a raspberry pi 4" for "home
+    assistant runs on an intel NUC now"): one subject (or its initials), another place, one scope."""
+    old = runs_on(old_text)
+    return (old is not None and same_name(host[0], old[0]) and host[1].split()[0] != old[1].split()[0]
+            and not other_scope(new_text, old_text))

@@ -16,6 +16,7 @@ from dataclasses import replace
 from . import slots
 
 _AT = re.compile(r"\s*(?:,|，|；|;|、)\s*|\s+(?:and|since|because)\s+|\s*(?:以及|而且|并且|还有)\s*", re.I)
+_AND = re.compile(r"^(?:and|also|plus)\s+(?=\S)", re.I)
 _LEAD_VERB = re.compile(r"^(?P<lead>.*?\b(?:bump\w*|upgrad\w*|mov\w*|chang\w*|switch\w*|migrat\w*|rais\w*|lower\w*|increas\w*|"
                         r"decreas\w*|set|put)\b)\s", re.I)
 _VERB = re.compile(r"\b(?:is|are|was|were|runs?|goes|went|bump\w*|upgrad\w*|mov\w*|chang\w*|switch\w*|migrat\w*|now|needs?|uses?)\b|"
@@ -23,16 +24,18 @@ _VERB = re.compile(r"\b(?:is|are|was|were|runs?|goes|went|bump\w*|upgrad\w*|mov\
 
 
 def _valued_clauses(text: str) -> list[str]:
-    """The sentence's clauses, each holding a typed value; a clause with none joins the one before."""
+    """The sentence's clauses, each holding a typed value or saying a job moved ("CI moved to Buildkite");
+    a clause with neither, or a lone value ("since Monday"), joins the one before with its own joint."""
     out: list[str] = []
-    for piece in _AT.split(text.rstrip(".!。")):
+    pieces = re.split(f"({_AT.pattern})", text.rstrip(".!。"), flags=re.I)
+    for piece, joint in zip(pieces[::2], [""] + pieces[1::2]):
         piece = piece.strip()
         if not piece:
             continue
-        if slots.values(piece) or not out:
-            out.append(piece)
+        if (slots.values(piece) and len(piece.split()) > 1) or slots._MOVED_AFTER.match(piece) or not out:
+            out.append(_AND.sub("", piece) if out else piece)  # "…, and CI moved to Buildkite": "CI moved to Buildkite"
         else:
-            out[-1] += ", " + piece
+            out[-1] += (joint if joint.strip() else joint.strip() + " ") + piece
     return out
 
 
@@ -51,7 +54,7 @@ def split_changes(memory, project: str, cand) -> list:
     if len(clauses) < 2:
         return [cand]
     parts = [replace(cand, text=_with_verb(c, clauses[0]), entity=None, replaces=None) for c in clauses]
-    probes = [replace(p, text=_with_verb(c, clauses[0], slots._CHANGE)) for p, c in zip(parts, clauses)]  # scored as a change
+    probes = [replace(p, text=slots.as_change(_with_verb(c, clauses[0], slots._CHANGE))) for p, c in zip(parts, clauses)]
     olds = [slots.replaced(memory, project, p) for p in probes]
     ids = [o.id for o in olds if o is not None]
     if len(ids) < 2 or len(set(ids)) != len(ids):
