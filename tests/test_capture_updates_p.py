@@ -96,3 +96,19 @@ def test_a_pick_among_options_laid_out_before_which_one_is_a_decision_and_is_rep
 
 def test_a_which_question_with_no_options_laid_out_stores_no_pick():
     assert _texts(("a", "Which one do you want?"), ("u", "springdoc. faster.")) == []
+
+
+def test_a_reminder_one_day_before_is_a_practice_one_day_we_is_a_musing():
+    assert _texts(("u", "SMS reminders we send with Twilio, one day before the appointment at 6 pm.")) == [
+        "SMS reminders we send with Twilio, one day before the appointment at 6 pm."]
+    assert _texts(("u", "One day we will move the workers to Kubernetes.")) == []
+
+
+def test_each_half_of_a_semicolon_sentence_is_read():
+    assert _texts(("u", "Everything lives in the otter_prod catalog; the cluster runtime is 14.3 LTS.")) == [
+        "The cluster runtime is 14.3 LTS.", "Everything lives in the otter_prod catalog."]
+
+
+def test_a_short_answer_naming_the_head_of_an_option_picks_it():
+    got = _texts(("a", "Axum it is. And for storage: plain PostgreSQL, or TimescaleDB for the readings?"), ("u", "timescale"))
+    assert got == ["Timescale. (answering: And for storage: plain PostgreSQL, or TimescaleDB for the readings?)"]

@@ -110,6 +110,11 @@ def asks_back(body: str) -> bool:
     return body.rstrip().endswith("?") or (len(body.split()) <= 8 and bool(_ASK_BACK.match(body.strip())))
 
 
+def _names(said: set[str], side: set[str]) -> bool:
+    """The answer names that side: a word of it, or the head of one ("timescale" for "TimescaleDB")."""
+    return bool(said & side) or any(len(w) >= 5 and s.startswith(w) for w in said for s in side)
+
+
 def answer_pick(msg: Message, body: str, offer: tuple[str, set[str], set[str]] | None) -> Candidate | None:
     """"cursor, by inserted_at + id" after "by offset or by cursor?", "the second one then, upstash":
     the choice, stored with the question it answers."""
@@ -118,7 +123,7 @@ def answer_pick(msg: Message, body: str, offer: tuple[str, set[str], set[str]] |
     q, a, b = offer
     n = _ORDINAL.match(body)
     said = {w.strip(".") for w in _SIDE_WORD.findall(body.lower())}
-    if not n and bool(said & a) == bool(said & b):
+    if not n and _names(said, a) == _names(said, b):
         return None
     text = f"{_finish(asides.without_reason_sentences(strip_lead(body)))} (answering: {q})"
     return Candidate(text, "decision", "decision", 0.7, msg.uuid, _decision_entity(q))

@@ -250,15 +250,26 @@ def from_user(msg: Message, body: str, options: dict[str, str] | None = None) ->
         else:
             found = shapes.with_modifiers(s, [(clause, facts_in(msg, clause, 0.7) or _practice(msg, strip_lead(clause)))
                                               for clause in _CLAUSE.split(s)])
+            found = found + _unread_halves(msg, s, found) if found else found
             out.extend(found or _practice(msg, s) or shapes.by_values(msg, s) or statement(msg, s) or shapes.list_item(msg, raw, s, items)
                        or shapes.tool_clauses(msg, s))
     return out
 
 
+def _unread_halves(msg: Message, sentence: str, found: list[Candidate]) -> list[Candidate]:
+    """The broad net over each ";" half that no rule read when the other half said something ("Everything
+    lives in the otter_prod catalog; the cluster runtime is 14.3 LTS": the runtime is a fact, the catalog too)."""
+    halves = [h.strip() for h in sentence.split(";") if h.strip()]
+    said = " ".join(c.text.lower() for c in found)
+    return [c for h in halves if len(halves) > 1 and h.lower().rstrip(".") not in said
+            for c in statement(msg, h[:1].upper() + h[1:])]
+
+
 # The broad net, last: a declarative sentence that names something specific (a number, path, host,
-# identifier, hyphenated or CamelCase name) and is neither a task, a bug report nor chatter.
+# identifier, hyphenated, snake_case ("otter_prod", "tenant_id") or CamelCase name) and is neither a task, a bug
+# report nor chatter.
 _SPECIFIC = re.compile(r"`[^`]+`|\d|://|\b[\w-]+/[\w./-]+|\b[a-z][\w-]*\.[a-z]{2,}\b|\b[A-Z]{2,}[A-Z0-9_]*\b|"
-                       r"\b[a-z]+-[a-z0-9]+(?:-[a-z0-9]+)*\b|\b[a-z]+[A-Z]\w*|\b[A-Z][a-z]+[A-Z]\w*")
+                       r"\b[a-z]+-[a-z0-9]+(?:-[a-z0-9]+)*\b|\b[a-z][a-z0-9]*_[a-z0-9_]+\b|\b[a-z]+[A-Z]\w*|\b[A-Z][a-z]+[A-Z]\w*")
 _STATEMENT = re.compile(r"\b(?:is|are|go|goes|come|comes|live|lives|uses?|runs?|has|have|needs?|takes?|sits?|holds?|points?|"
                         r"lands?|stays?|belongs?|expects?|means?|sends?|keeps?|stores?|writes?|reads?|pulls?|pushes|syncs?|"
                         r"calls?|returns?|lasts?|expires?|refreshes|rotates?)\b", re.I)

@@ -164,8 +164,9 @@ _REPORT = re.compile(r"^\W*(?:(?:the\s+|one\s+|a\s+)?(?:strange|weird|odd|funny|
 # a musing, not a durable statement: a remark on what was just seen ("huh, z2m is on 1.41 already, didn't know",
 # "interesting that the plan still uses 200 partitions"), an idea for someday ("maybe we look at X at some point, no rush")
 _MUSING = re.compile(r"^\W*(?:huh|hm+|interesting(?:ly)?|funny|weird|odd|strange|surprising(?:ly)?|(?:kinda\s+|a\s+bit\s+)?surprised)\b(?!\s*:)|"
-                     r"^\W*(?:maybe|perhaps)\s+(?:we|i)\b|\b(?:at\s+some\s+point|some\s+day|someday|one\s+day|no\s+rush)\b|"
+                     r"^\W*(?:maybe|perhaps)\s+(?:we|i)\b|\b(?:at\s+some\s+point|some\s+day|someday|one\s+day(?!\s+(?:before|after|ahead|earlier|later|prior|of|per|in\s+advance)\b)|no\s+rush)\b|"
                      r"\b(?:didn'?t|did\s+not)\s+know\b|\bi\s+wonder\b|,\s*whatever\W*$", re.I)
+# ("one day before the appointment" is a duration, not "one day we …")
 # "No exceptions." after a rule: it stresses the sentence before, it says nothing of its own
 _EMPHASIS = re.compile(r"^\W*(?:no\s+exceptions?|no\s+excuses|always|never|period|full\s+stop|non-negotiable|mandatory)\W*$", re.I)
 _GRUMBLE_PARTS = re.compile(r"(?:,|;|(?<=[.!?])|\s+but|\s+and)\s+", re.I)
