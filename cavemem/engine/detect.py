@@ -48,8 +48,10 @@ _KEYWORDS = re.compile(
 _SYMBOLS = re.compile(rb"=>|::|->|\)\{|\) \{|;\n|\A[\t\n\f\r ]*(?:#include|from [^\n]*import )")
 # Markdown fenced blocks and inline code spans
 _MD_CODE = re.compile(rb"^[\t ]*```[^\n]*\n(?:.*\n)*?[\t ]*```[\t ]*$|`[^`\n]+`", re.M)
-# Markdown structure: ATX (``## Usage``) or setext (``Usage`` over ``=====``) headings, fence lines
-_MD_HEADING = re.compile(rb"(?:\A|\n\n)(?:#{1,6} \S|[^\n]+\n(?:={3,}|-{3,})[\t ]*\n)|^[\t ]*```", re.M)
+# Markdown structure: ATX (``## Usage``) or setext (``Usage`` over ``=====``) headings, fence lines.
+# An ATX heading stands between blank lines: a ``# `` line with code or another ``#`` line under
+# it is a script's comment (CMake's ``# Find include directory`` over ``find_path(...)``)
+_MD_HEADING = re.compile(rb"(?:\A|\n\n)(?:#{1,6} \S[^\n]*(?:\n[\t ]*\n|\n?\Z)|[^\n]+\n(?:={3,}|-{3,})[\t ]*\n)|^[\t ]*```", re.M)
 # a block opened at the end of a line (``if (x) {``, ``struct s {``); prose writes braces inside
 # words (``d/t/{control,tests}``)
 _OPEN_BRACE_LINE = re.compile(rb"[^\s{]\s*\{[\t ]*\r?$", re.M)

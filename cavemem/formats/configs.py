@@ -68,8 +68,16 @@ def classify_strict(data: bytes) -> ConfigShape | None:
     scalar_indent = -1  # inside a YAML block scalar opened at this indentation
     in_array = False  # inside a TOML multi-line array (``files = [`` … ``]``)
     in_value = False  # after an INI ``key =`` at column 0 under a section: indented lines continue it
+    multiline = '"""' in text or "'''" in text
+    toml_strings = multiline and _toml_table(text)  # a ``"""`` string in TOML the stdlib reads
+    in_string = ""  # inside that TOML multi-line string: its delimiter
     for raw in text.split("\n"):
         line = trim_space(raw)
+        if in_string:
+            in_string = "" if in_string in line else in_string
+            continue  # a ``description = """`` value's lines are a value, not prose
+        if toml_strings:
+            in_string = next((q for q in ('"""', "'''") if line.count(q) % 2), "")
         if in_array:
             in_array = not line.startswith("]")
             continue  # the array's items are a value, not prose
@@ -111,7 +119,7 @@ def classify_strict(data: bytes) -> ConfigShape | None:
         # around the one or two settings left on (a ``logging.properties`` setting ``.level``)
         ok = commented >= 6 or (comments >= 12 and (commented >= 1 if significant == 0 else keys == 0))
         return ConfigShape("ini", keys, assigns, sections, prose) if ok else None
-    if sections >= 2 and assigns >= 4 and prose == 0 and '"""' not in text and "'''" not in text:
+    if sections >= 2 and assigns >= 4 and prose == 0 and (not multiline or toml_strings):
         return ConfigShape("ini", keys, assigns, sections, prose)
     if rfc822 and comments == 0:
         return None  # an RFC 822 record (``apt-cache show``, mail or HTTP headers): a message, not settings
@@ -120,7 +128,7 @@ def classify_strict(data: bytes) -> ConfigShape | None:
             return ConfigShape("yaml", keys, assigns, sections, prose)
     elif keys >= 4 and keys + items >= 10 and prose == 0 and _yaml_parses(text):
         return ConfigShape("yaml", keys, assigns, sections, prose)  # a list of records (``- name: x``)
-    if prose == 0 and '"""' not in text and "'''" not in text:
+    if prose == 0 and (not multiline or toml_strings):
         # sectionless ``KEY=value`` files (env files, ``/etc/*.conf``), and flat ``Field: value``
         # stanzas that are not YAML (debconf, RFC 822 control files repeat their field names)
         if assigns >= 8 and keys == 0:
@@ -130,8 +138,9 @@ def classify_strict(data: bytes) -> ConfigShape | None:
             if _stanzas(text) or (comments * 2 >= flat and _distinct_top_level(text)):
                 return ConfigShape("ini", keys, assigns, sections, prose)
     # the shapes below came with the corpus's third batch; the ones above keep their verdicts
-    if '"""' in text or "'''" in text:
-        return None  # a multi-line string: the spec's fail rule for every INI/TOML shape
+    if multiline and not toml_strings:
+        return None  # a multi-line string: the spec's fail rule for every INI/TOML shape, unless
+        # the file is TOML the stdlib parses (a ``pyproject.toml`` with a ``"""`` description)
     if comments >= 9 * significant and commented >= 3:
         return ConfigShape("ini", keys, assigns, sections, prose)  # a shipped default, nearly all comments
     if keys == 0 and assigns >= 3 and assigns + commented >= 8 and prose * 5 <= assigns:

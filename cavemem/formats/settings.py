@@ -85,9 +85,31 @@ def looks_settings(data: bytes) -> bool:
     n, setting, prose = shares(text)
     if n < MIN_BODY_LINES:
         return _commented_out(text, n)
-    if setting < SETTING_SHARE or prose > PROSE_SHARE:
+    if (setting < SETTING_SHARE or prose > PROSE_SHARE) and not _commented_settings(text, prose):
         return False
     return not _rfc822_record(text) and not _yaml_shaped(text)
+
+
+# C's ``#define`` lines are code, not comments (a kernel header's ``#define TCA_MPLS_PAD 7``)
+_PREPROCESSOR = re.compile(r"#[\t ]*(?:define|undef|include|if|ifdef|ifndef|elif|else|endif|pragma|error|warning|line)\b")
+COMMENTED_SHARE = 0.33  # ``#`` / ``;`` lines among the non-blank lines, at least
+COMMENTED_PROSE = 0.15  # sentence lines among the others, at most
+
+
+def _commented_settings(text: str, prose: float) -> bool:
+    """A shipped file that explains itself in ``#`` comment blocks around terse lines of a
+    dialect the setting shapes miss (Exim's ``driver = plaintext`` examples, sysstat's
+    ``3:hd:...`` records, AppArmor rules, BIND's ``trust-anchors {``): a third of its lines or
+    more are comments, two of them in a row at least, and hardly any other line is a
+    sentence. Tune split: these configs 0.35-0.86 comment lines; text at most 0.22 (Markdown
+    headings are ``#`` lines too, but one at a time)."""
+    if prose > COMMENTED_PROSE:
+        return False
+    lines = [raw.strip() for raw in text[: 1 << 16].split("\n") if raw.strip()]
+    marks = [line.startswith(("#", ";")) and not _PREPROCESSOR.match(line) for line in lines]
+    if sum(marks) < COMMENTED_SHARE * len(lines):
+        return False
+    return any(a and b for a, b in zip(marks, marks[1:]))
 
 
 _YAML_KEY = re.compile(r"[\t ]*(?:- )?[\w.-]+[\t ]*:(?:[\t ]|$)")
