@@ -21,6 +21,7 @@ def _line(uid, session, role, text):
 
 def _capture(tmp_path, *sessions):
     """Current memory texts after capturing each session (a list of (role, text)) in turn; all texts ever stored."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
     mem, ccr = Memory(str(tmp_path / "m.db"), scorers=[]), open_ccr(str(tmp_path / "c.db"))
     for n, turns in enumerate(sessions):
         p = tmp_path / f"s{n}.jsonl"
@@ -112,3 +113,54 @@ def test_each_half_of_a_semicolon_sentence_is_read():
 def test_a_short_answer_naming_the_head_of_an_option_picks_it():
     got = _texts(("a", "Axum it is. And for storage: plain PostgreSQL, or TimescaleDB for the readings?"), ("u", "timescale"))
     assert got == ["Timescale. (answering: And for storage: plain PostgreSQL, or TimescaleDB for the readings?)"]
+
+
+def _replaced(tmp_path, old, new):
+    """True when ``new`` (a later session) superseded ``old`` and is itself current."""
+    current, every = _capture(tmp_path, [("u", old)], [("u", new)])
+    return old in every and old not in current and new in current
+
+
+def _both_stay(tmp_path, old, new):
+    current, _ = _capture(tmp_path, [("u", old)], [("u", new)])
+    return old in current and new in current
+
+
+def test_a_version_under_another_name_of_the_tool_replaces_it(tmp_path):
+    assert _replaced(tmp_path, "DB is PostgreSQL 15.", "Postgres is 16 now.")
+
+
+def test_x_is_out_y_is_in_replaces_the_line_naming_x(tmp_path):
+    assert _replaced(tmp_path, "Tests run with Jest.", "Jest is out, Vitest is in.")
+
+
+def test_a_time_said_of_the_same_generic_thing_replaces_it_a_named_other_thing_stays(tmp_path):
+    assert _replaced(tmp_path / "a", "Deploys run nightly at 02:00.", "The nightly deploy is at 03:00 now.")
+    assert _replaced(tmp_path / "b", "We release on Tuesdays.", "Release day is Thursday now.")
+    assert _both_stay(tmp_path / "c", "Standup is at 09:30 every day.", "The nightly deploy is at 03:00 now.")
+
+
+def test_a_correction_of_a_port_replaces_it(tmp_path):
+    assert _replaced(tmp_path, "Staging DB port is 5432.", "Correction: the staging DB is on port 5433.")
+
+
+def test_where_a_thing_is_or_goes_through_now_replaces_where_it_was(tmp_path):
+    assert _replaced(tmp_path / "a", "The frontend is hosted on Netlify.", "The frontend is on Vercel now.")
+    assert _replaced(tmp_path / "b", "Emails go through SendGrid.", "Emails go through Postmark now, SendGrid kept bouncing.")
+    assert _both_stay(tmp_path / "c", "The frontend is hosted on Netlify.", "The docs are hosted on GitHub Pages now.")
+
+
+def test_a_job_moved_to_a_named_tool_is_stored_and_replaces_the_old_tool(tmp_path):
+    assert _replaced(tmp_path / "a", "Auth is done with Auth0.", "Auth moved to Clerk last week.")
+    assert _replaced(tmp_path / "b", "We use Celery for background jobs.", "Background jobs moved to Dramatiq.")
+
+
+def test_a_value_moved_is_no_job_moved(tmp_path):
+    """"Envoy admin moved to port 9902" is a port: it never replaces the admin rule by the word "admin"."""
+    current, _ = _capture(tmp_path, [("u", "Admin must never be exposed publicly, bind it to 127.0.0.1.")],
+                          [("u", "Envoy admin moved to port 9902, 9901 is taken by the node exporter.")])
+    assert "Admin must never be exposed publicly, bind it to 127.0.0.1." in current
+
+
+def test_a_run_measured_is_no_setting():
+    assert _texts(("u", "Tests took 12s, that's fine for now.")) == []

@@ -104,7 +104,7 @@ _DECISION = re.compile(
     r"\b[\w.+-]+\s+(?:to|->|→)\s+[\w.+-]+\s+(?:move|migration|switch|swap|cutover)\s+is\s+(?:done|complete|finished|live)|"
     r"(?:we|i)\s+(?:stop(?:ped)?|quit|leave|left|abandon(?:ed)?)\s+(?:with\s+|using\s+)?[\w.+-]+|"
     r"(?:we|i)\s+(?:are\s+|'re\s+|am\s+)?(?:not\s+using\s+any\s?more|no\s+longer\s+using)\b|"
-    r"^[\w.+-]+(?:\s+[\w.+-]+){0,3}\s+instead\s+of\s+[\w.+-]+\s*[.!]?$|"
+    r"^[\w.+-]+(?:\s+[\w.+-]+){0,3}\s+instead\s+of\s+[\w.+-]+\s*[.!]?$|\b[\w.+-]+\s+(?:is|are)\s+out\s*[,;]\s*[\w.+-]+\s+(?:is|are)\s+in\b|"
     # "storage it is", "so restic cronjobs it is": a pick said as a settled fact
     r"(?:^|[,;]\s*|\bso\s+|\bthen\s+)(?!(?:that|this|how|what|there|here|which|who|it|the\s+way)\b)[\w.+-]+(?:\s+[\w.+-]+){0,2}\s+it\s+is(?=\s*(?:[,;.!]|then\b|$))|"
     r"(?:we'?re|we\s+are|let'?s|we'?ll|we\s+will|we|i)\s+(?:now\s+)?(?:switch|mov|migrat|swap|replac)\w*\s+(?:[\w-]+\s+){0,3}?from\s+[\w.+-]+\s+to)(?=\W|$)", re.I)

@@ -67,19 +67,26 @@ def changed_value(msg: Message, sentence: str) -> list[Candidate]:
     """"we bumped min iOS to 17 for the new observation APIs": a value said to have changed."""
     vals = slots.values(sentence)
     if (not vals or not slots._CHANGE.search(sentence) or len(sentence.split()) < 4 or (_TASK.search(sentence) and not _I_CHANGED.match(sentence))
-            or _CHATTER.match(sentence) or _SYMPTOM.search(sentence) or _CREDENTIAL.search(sentence)):
+            or _CHATTER.match(sentence) or _SYMPTOM.search(sentence) or _CREDENTIAL.search(sentence) or _MEASURED.search(sentence)):
         return []
     return [Candidate(_finish(sentence), "fact", "fact", 0.65, msg.uuid)]
+
+
+# a run measured ("Tests took 12s, that's fine for now"): its "now" is no change, its "12s" no setting
+_MEASURED = re.compile(r"\b(?:took|takes|taking)\s+(?:about\s+|around\s+|~)?\d|\bfor\s+now\b", re.I)
 
 
 _I_CHANGED = re.compile(r"^i\s+(?:upgraded|bumped|moved|switched|changed|migrated|raised|lowered|increased|decreased|renamed|replaced)\b", re.I)
 
 
 # "Error tracking is Sentry.", "Tests run with jest.", "The worker service is called ingestd.", "CI is GitHub Actions.",
-# "Payments go through Stripe.": which tool or name (a product name of two capitalised words too)
+# "Payments go through Stripe.", "The frontend is on Vercel now.", "Auth moved to Clerk last week.": which tool or
+# name (a product name of two capitalised words too), where a thing is, where a job went
 _TOOL_LINE = re.compile(r"^(?:the\s+|our\s+)?[\w-]+(?:\s+[\w-]+){0,2}\s+(?:(?:is|are)\s+(?:called|named)\s+\S+|"
                         r"(?:runs?\s+on|(?:runs?|go(?:es)?(?:\s+out)?|(?:is|are)\s+(?:done|built|deployed|tested|handled|sent))\s+(?:with|via|through|using))\s+"
-                        r"(?:a\s+|an\s+|the\s+)?[\w.+-]+|(?:is|are)\s+(?-i:[A-Z][\w.+-]+(?:\s+[A-Z][\w.+-]+)?))\W*$", re.I)
+                        r"(?:a\s+|an\s+|the\s+)?[\w.+-]+|(?:is|are)\s+(?-i:[A-Z][\w.+-]+(?:\s+[A-Z][\w.+-]+)?)|"
+                        r"(?:(?:is|are)\s+(?:now\s+)?on|(?:has\s+|have\s+)?(?:moved|switched|migrated)\s+(?:over\s+)?(?:to|onto))\s+"
+                        r"(?-i:[A-Z][\w.+-]+(?:\s+[A-Z][\w.+-]+)?)(?:\s+(?:now|last\s+(?:week|month)|yesterday|today|recently))?)\W*$", re.I)
 
 
 def tool_line(msg: Message, sentence: str) -> list[Candidate]:
@@ -237,7 +244,8 @@ _GONE = re.compile(r"\brenam\w*\s+(?:the\s+)?(?P<a>[\w.+-]+)\s+(?:to|as)\s+\S|"
                    r"(?:^|[,;]\s*|\bsince\s+|\bbecause\s+|\bbc\s+)(?:the\s+|our\s+)?(?P<e>[\w.+-]+)(?:\s+(?:wrapper|layer|setup|thing|service|stuff))?\s+(?:was|is|were|got)\s+"
                    r"(?:too\s+\w+|gone|dead|deprecated|retired|removed)\b|"
                    # a choice closed by the product it rules out: "Route 53 for DNS, AWS WAF on the ALB; no Cloudflare."
-                   r"\S\s*[;,]\s*(?:and\s+)?no\s+(?P<l>(?-i:[A-Z][a-z][\w.+-]*))\s*[.!]?$", re.I)
+                   r"\S\s*[;,]\s*(?:and\s+)?no\s+(?P<l>(?-i:[A-Z][a-z][\w.+-]*))\s*[.!]?$|"
+                   r"(?:^|[,;]\s*)(?P<m>[\w.+-]+)\s+(?:is|are)\s+out\b(?=\s*[,;.]|\s*$)", re.I)  # "Jest is out, Vitest is in"
 _NOT_OLD = {"the", "a", "an", "it", "this", "that", "we", "our", "my", "them", "all", "everything", "one", "old", "thing", "stuff",
             "support", "i", "you", "he", "she", "they", "there", "here", "which", "what"}
 

@@ -28,13 +28,14 @@ _SCOPES = {"prod": "prod", "production": "prod", "prd": "prod", "live": "prod", 
            "sandbox": "sandbox", "beta": "beta", "canary": "canary", "demo": "demo"}
 _CHANGE = re.compile(r"\b(?:now|new|moved?|moving|changed?|changing|switch(?:ed|ing)?|bump(?:ed|ing)?|upgrad(?:ed|ing|e)|"
                      r"downgrad(?:ed|ing|e)|updated?|migrated?|instead|no\s+longer|any\s?more|from\s+\S+\s+to|shift(?:ed)?|"
-                     r"raised?|lowered?|increased?|decreased?|went|renamed?|replaced?|dropp(?:ed|ing)|go(?:es)?\s+(?:up\s+|down\s+)?to)\b|"
+                     r"raised?|lowered?|increased?|decreased?|went|renamed?|replaced?|dropp(?:ed|ing)|go(?:es)?\s+(?:up\s+|down\s+)?to|"
+                     r"correction|(?:is|are)\s+out|ended\s+up\s+(?:with|on))\b|"
                      r"\S\s*(?:->|→|=>)\s*\S|,\s*not\s+\S|改成|改为|换成|升级|变成|迁移到", re.I)  # "8080 -> 10000", "5 attempts, not 3"
 _TIME = re.compile(r"\b(?:[01]?\d|2[0-3]):[0-5]\d\b")
 _HOST = re.compile(r"\b(?:[a-z][a-z0-9+]*://)?(?P<v>[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|io|org|dev|app|internal|local|lan|"
                    r"cloud|corp|svc|cluster\.local))\b|\b(?P<ip>(?:\d{1,3}\.){3}\d{1,3})\b", re.I)
 _PATH = re.compile(r"(?<![\w.])(?:[a-z][a-z0-9+]*://[\w.@/-]+|~?/[\w.@-]+(?:/[\w.@-]+)+/?)", re.I)
-_PORT = re.compile(r"\bport\s+:?(?P<a>\d{2,5})\b|(?<![\w.:])\:(?P<b>\d{2,5})\b|\b(?:listens?|listening|serves?|binds?)\s+(?:on|to)\s+:?"
+_PORT = re.compile(r"\bport\s+:?(?P<a>\d{2,5})\b|\bport\s+(?:is|=)\s*(?P<e>\d{2,5})\b|(?<![\w.:])\:(?P<b>\d{2,5})\b|\b(?:listens?|listening|serves?|binds?)\s+(?:on|to)\s+:?"
                    r"(?P<c>\d{2,5})\b|\bport\b[^.;,]{0,20}?(?:(?:\bto|->|→)\s+|(?:改成|改为|换成)\s*):?(?P<d>\d{2,5})\b", re.I)
 _PORT_ARROW = re.compile(r"\bport\b[^.;,\d]{0,20}?(?P<a>\d{2,5})\s*(?:->|→|=>)\s*(?P<b>\d{2,5})\b", re.I)  # "port changed: 8080 -> 10000"
 _QTY = re.compile(r"\b(?P<v>\d+(?:[.,]\d+)?)\s?(?P<u>[kmg]?hz|[kmgt]i?b|ms|kbps|mbps|fps|rpm|baud|px|km|mi|miles|kg|"
@@ -47,6 +48,10 @@ _NUMBERS = {w: str(i) for i, w in enumerate("zero one two three four five six se
 _NUMBER_WORD = re.compile(r"\b(" + "|".join(_NUMBERS) + r")(?=\s+(?:minute|hour|day|week|month|year)s?\b)", re.I)
 _MINUTES = {"second": 1 / 60, "minute": 1, "hour": 60, "day": 1440, "week": 10080, "month": 43200, "year": 525600}
 _UNIT = {"d": "day", "h": "hour", "w": "week", "y": "year", "mo": "month", "min": "minute"}
+# one tool under its other names, so "Postgres is 16 now" is a version of "DB is PostgreSQL 15"
+_ALIAS = {"postgresql": "postgres", "pg": "postgres", "psql": "postgres", "nodejs": "node", "node.js": "node", "python3": "python",
+          "py": "python", "k8s": "kubernetes", "tf": "terraform", "golang": "go", "ts": "typescript", "rubyonrails": "rails",
+          "mysql8": "mysql"}
 # a cloud region ("aws eu-west-1", "us-central1", "europe-west4"): one value a project moves between
 _REGION = re.compile(r"\b(?:(?:us|eu|ap|sa|ca|me|af|il|cn)-(?:gov-)?(?:north|south|east|west|central|northeast|southeast|northwest|"
                      r"southwest)-\d|(?:us|europe|asia|australia|northamerica|southamerica|me|africa)-(?:north|south|east|west|central|"
@@ -85,7 +90,7 @@ _GENERIC = {"the", "and", "for", "are", "our", "with", "from", "that", "this", "
             "because", "since", "too", "there", "here", "we're", "were", "will", "going", "gonna", "make", "made", "sure", "okay",
             "yes", "yeah", "please", "pls", "thanks", "time", "at", "on", "in", "to", "of", "a", "an", "be", "so", "fyi", "btw",
             "heads", "app", "project", "service", "should", "must", "always", "never", "everywhere", "across", "board", "both",
-            "sides", "default", "value", "before", "after", "again", "same",
+            "sides", "default", "value", "before", "after", "again", "same", "correction", "actually",
             # verbs that say how a value is held, not what it is about ("the api listens on", "redis listens on")
             "listen", "live", "sit", "point", "go", "goe", "host", "hosted", "serve", "served", "read", "write", "store", "stored",
             "keep", "kept", "call", "talk", "connect", "send", "receive", "deploy", "deployed", "build", "built", "ship", "release",
@@ -146,7 +151,7 @@ def values(text: str) -> dict[str, frozenset[str]]:
         add("size", m.group(0))
     for m in [*_VERSION_TO.finditer(flat), *_VERSION_DONE.finditer(flat)]:
         if m.group("name").lower() not in _NOT_NAME:
-            add("version:" + m.group("name").lower(), m.group("v"))
+            add("version:" + _ALIAS.get(m.group("name").lower(), m.group("name").lower()), m.group("v"))
     for m in _CONST.finditer(flat):
         add("const", m.group(0))
     for m in _BIGNUM.finditer(flat):
@@ -155,7 +160,7 @@ def values(text: str) -> dict[str, frozenset[str]]:
     for m in _VERSION.finditer(flat):
         name = m.group("name").lower()
         if name not in _NOT_NAME and not name.isdigit() and m.group("v") not in out.get("port", set()) | out.get("number", set()):
-            add("version:" + name, m.group("v"))
+            add("version:" + _ALIAS.get(name, name), m.group("v"))
     return {k: frozenset(v) for k, v in out.items()}
 
 
@@ -196,7 +201,35 @@ def replaces(new_text: str, old_text: str) -> int:
             best = max(best, 2)  # a shared subject word, or values of one family (TRANSFORM_L -> TRANSFORM_XL)
         elif changed and kind == "region" and len(nv) == len(ov) == 1 and (sn <= sk if sn else not sk):
             best = max(best, 2)  # a project sits in one region: "cluster is in eu-central-1 now" moves it
+        elif changed and len(nv) == len(ov) == 1 and (sn <= sk if sn else not sk) and _said_of_the_same(new_text, new, old_text, old):
+            best = max(best, 2)
     return best
+
+
+_FUNCTION = {"the", "and", "for", "are", "our", "with", "from", "that", "this", "now", "new", "is", "was", "has", "have", "had", "its",
+             "at", "on", "in", "to", "of", "be", "we", "it", "all", "also", "just", "still", "then", "than", "too", "every", "each",
+             "moved", "changed", "switched", "bumped", "updated", "instead", "going", "will", "again", "same", "yes", "okay"}
+_TYPE_WORD = {"day", "time", "hour", "date", "count", "number", "size", "limit", "window", "slot", "amount", "value"}
+
+
+def _said_of_the_same(new_text: str, new: dict, old_text: str, old: dict) -> bool:
+    """Neither text names a subject of its own (its words are all generic: "The nightly deploy is at 03:00
+    now" / "Deploys run nightly at 02:00"), yet they share a word: one value of one thing, said twice.
+    A subject word on either side ("Standup is at 09:30") and it is another thing."""
+    if _own_words(new_text, new) or _own_words(old_text, old):
+        return False
+    shared = _plain_words(new_text, new) & _plain_words(old_text, old)
+    return bool(shared - _FUNCTION - _TYPE_WORD)
+
+
+def _own_words(text: str, vals: dict) -> set[str]:
+    """Subject words but the value's type word and a weekday's full name ("Release day is Thursday")."""
+    return {w for w in subject_words(text, vals) - _TYPE_WORD if not _WEEKDAY.fullmatch(w)}
+
+
+def _plain_words(text: str, vals: dict) -> set[str]:
+    inside = {p for vs in vals.values() for v in vs for p in re.findall(r"[a-z0-9]+", v)}
+    return {w.rstrip("s") if len(w) > 3 else w for w in _WORD.findall(text.lower()) if w not in inside}
 
 
 def scopes_holding(text: str, kind: str) -> set[str]:
@@ -285,14 +318,16 @@ _ASIDE = re.compile(r"(?:that|this|it|which)(?:'s|\s+is|\s+was)\b", re.I)  # "th
 _MOVED = re.compile(r"\b(?:switch|mov|migrat|port)\w*\s+(?:the\s+|our\s+|all\s+)?(?P<subj>[a-z][\w-]{2,})\s+(?:over\s+)?(?:to|onto)\s+"
                     r"(?P<new>[\w.+-]{2,})", re.I)
 # the job named first: "CI moved to Buildkite", "…, and tracking switched over to mlflow"
-_MOVED_AFTER = re.compile(r"(?:^|[,;]\s*|\band\s+)(?:the\s+|our\s+)?(?P<subj>[a-z][\w-]+)\s+(?:has\s+|have\s+|was\s+|got\s+)?"
-                          r"(?:moved|switched|migrated)\s+(?:over\s+)?(?:to|onto)\s+(?P<new>[\w.+-]{2,})", re.I)
+_MOVED_AFTER = re.compile(r"(?:^|[,;]\s*|\band\s+)(?:the\s+|our\s+)?(?P<subj>[a-z][\w-]+(?:\s+[a-z][\w-]+)?)\s+(?:has\s+|have\s+|was\s+|got\s+)?"
+                          r"(?:moved|switched|migrated)\s+(?:over\s+)?(?:to|onto)\s+"
+                          r"(?!(?:port|version|path|url|host|address|the|a|an|new|another|its|our|their|\d+)\b)(?P<new>[\w.+-]{2,})", re.I)
+# (not "Envoy admin moved to port 9902": a value moved, read by its type)
 
 
 def moved_from(moved: re.Match, new_text: str, old_text: str) -> bool:
     """``old_text`` is a short statement of how the moved job was done before ("Tests run with jest."
     for "we switched the tests to vitest"): it names the job (its stem), not the new tool, in ten words at most."""
-    stem = moved.group("subj").lower()
+    stem = moved.group("subj").lower().split()[-1]  # "background jobs moved to Dramatiq": the job is "jobs"
     stem = stem[:-3] if stem.endswith("ing") and len(stem) > 6 else stem.rstrip("s")
     words = re.findall(r"[a-z][\w.+-]*", old_text.lower())
     return (len(words) <= 10 and any(w.startswith(stem) for w in words) and moved.group("new").lower() not in words
@@ -306,8 +341,9 @@ _NOT_JOB = {"it", "them", "everything", "all", "this", "that", "over", "back", "
 # where a named thing runs: "HA runs on a raspberry pi 4", "the shop is hosted on PythonAnywhere", "home assistant
 # runs on an intel NUC now" — a value of no type of its own (a machine, a platform), so it is read by its subject
 _RUNS_ON = re.compile(r"(?:^|[,;.:]\s+)(?:(?:so|and|now|but)\s+)?(?:the\s+|our\s+|my\s+)?(?P<subj>[a-z][\w.+-]*(?:\s+[a-z][\w.+-]*)?)\s+"
-                      r"(?:now\s+)?(?:runs?|is\s+(?:now\s+)?(?:hosted|running|deployed|living)|lives?|sits?)\s+(?:now\s+)?on\s+"
-                      r"(?:a\s+|an\s+|the\s+|our\s+)?(?P<place>[\w.+-]+(?:\s+[\w.+-]+)?)", re.I)
+                      r"(?:now\s+)?(?:(?:runs?|is\s+(?:now\s+)?(?:hosted|running|deployed|living)|lives?|sits?)\s+(?:now\s+)?on|"
+                      r"(?:is|are)\s+(?:now\s+)?on(?=\s+(?-i:[A-Z]))|go(?:es)?\s+(?:out\s+)?(?:now\s+)?(?:through|via))\s+"
+                      r"(?:a\s+|an\s+|the\s+|our\s+)?(?P<place>[\w.+-]+(?:\s+(?!now\b)[\w.+-]+)?)", re.I)  # "is on Vercel", "emails go through Postmark"
 _NOT_HOST = {"it", "this", "that", "which", "what", "everything", "all", "who", "we", "i", "you", "they", "he", "she", "job", "cron",
              "script", "task", "check", "test", "tests"}
 
