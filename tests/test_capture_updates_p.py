@@ -164,3 +164,16 @@ def test_a_value_moved_is_no_job_moved(tmp_path):
 
 def test_a_run_measured_is_no_setting():
     assert _texts(("u", "Tests took 12s, that's fine for now.")) == []
+
+
+def test_a_rule_closed_by_always_is_a_preference():
+    assert _texts(("u", "totals in the bill go on their own line always")) == ["Totals in the bill go on their own line always."]
+
+
+def test_a_fact_said_in_a_mixed_language_is_kept_its_reason_and_a_credential_are_not():
+    assert _texts(("u", "slots son de 30 minutos")) == ["Slots son de 30 minutos."]
+    assert _texts(("u", "MinIO 换成阿里云 OSS 了, bucket 叫 yunpan-prod")) == ["MinIO 换成阿里云 OSS 了, bucket 叫 yunpan-prod."]
+    assert _texts(("u", "Deployment geht über Coolify auf einem Hetzner CX32, das ist halt billiger als Vercel.")) == [
+        "Deployment geht über Coolify auf einem Hetzner CX32."]
+    assert _texts(("u", "supabase service role key hai eyJhbGciOiJIUzI1NiJ9.c2VydmljZV9yb2xl.Zx8Kq2LmNv, isko .env me daal do")) == []
+    assert _texts(("u", "ok bhai sab theek hai")) == []

@@ -27,7 +27,9 @@ _CHOICE_WORDS = re.compile(r"\b(?:now|use|using|go|goes|with|instead|switch\w*|m
 # what a reason says: a comparison, a habit or lack of one, growth, familiarity
 _WHY = re.compile(r"\b(?:cheaper|faster|easier|simpler|better|worse|nicer|safer|smaller|lighter|slower|overkill|too\s+\w+|"
                   r"(?:more|less)\s+\w+|don't|doesn't|didn't|can't|cannot|won't|never|grown|grew|growing|doubled|tripled|"
-                  r"knows?|knew|familiar|used\s+to|likes?|loves?|hates?|prefers?)\b", re.I)
+                  r"knows?|knew|familiar|used\s+to|likes?|loves?|hates?|prefers?|"
+                  # the same comparisons in the languages a sentence mixes in ("das ist halt billiger als Vercel")
+                  r"billiger|günstiger|schneller|einfacher|besser|mejor|más|più|meglio|taniej|szybciej|lepiej|sasta|zyada)\b", re.I)
 _STOP = {"the", "and", "for", "are", "our", "with", "from", "that", "this", "now", "not", "but", "all", "its", "was", "were",
          "has", "have", "had", "they", "them", "their", "very", "much", "more", "less", "too", "also", "just", "does", "don't"}
 

@@ -48,7 +48,7 @@ _DONT_VERBS = (r"use|run|commit|push|add|write|put|merge|deploy|touch|edit|chang
 _PREF = re.compile(
     r"\b(?:i\s+(?:always\s+|really\s+|much\s+)?prefer|we\s+(?:always\s+|generally\s+)?prefer|i'd\s+(?:rather|prefer)|"
     r"(?:my|our|the\s+team'?s)\s+preference\s+is|(?:should|must)\s+(?:always|never)|"
-    r"(?:^|please\s+|you\s+|[,;]\s*)(?:always|never)\s+[a-z]+|[\w,]\s+always\s*[.!]?$|don't\s+ever|do\s+not\s+ever|"
+    r"(?:^|please\s+|you\s+|[,;]\s*)(?:always|never)\s+[a-z]+|(?:,|(?<=\w))\s+always\s*[.!]?$|don't\s+ever|do\s+not\s+ever|"
     r"i\s+(?:really\s+)?(?:hate|love|dislike|can'?t\s+stand)\s+\w+|\bkeep\s+it\s+[\w-]+$|"
     r"^[\w#+.-]+(?:\s+[\w#+.-]+){0,2}\s+over\s+(?!the\s|a\s|time\b|there\b|here\b)[\w#+.-]+|"
     r"(?:^|please\s+)(?:don'?t|do\s+not|(?<=please\s)not)\s+(?:just\s+)?(?:" + _DONT_VERBS + r")|\bdon'?t\s+just\s+[a-z]+|from\s+now\s+on|going\s+forward|"
@@ -122,7 +122,7 @@ _SYMPTOM = re.compile(r"\b(?:double[- ](?:book\w*|charg\w*|sen[dt]\w*|post\w*|pa
                       r"falls?\s+through|double[- ]counts?|problem|flaky|wrong|stuck|freez\w*|flicker\w*|glitch\w*|bug|regress\w*|"
                       r"(?:doesn't|does\s+not|won't|can't|cannot|isn't)\s+(?:work|load|start|render|build|compile|connect)|not\s+working)\b", re.I)
 _CREDENTIAL = re.compile(r"\b(?:pas{1,2}w(?:or|ro|o|r)?d|passwd|pwd|passphrase|secret|token|api[\s_-]?key|credentials?|creds|pw)\b|"
-                         r"\b(?:secret|access|private|stripe|ssh|deploy)[\s_-]?key\b|\bkey\s*(?:is|:|=|for)\s|://[^/\s:@]+:[^@\s]+@", re.I)
+                         r"\b(?:secret|access|private|stripe|ssh|deploy)[\s_-]?key\b|\bkey\s*(?:is|:|=|for|hai|ist|es|è|jest|是)\s|://[^/\s:@]+:[^@\s]+@", re.I)
 _OPTION_MARK = re.compile(r"(?:^|(?<=\s))(?:\*\*)?(?:option\s+)?\(?([A-D])(?:\)|\.|:|\*\*:?)(?:\*\*)?\s+(?=\S)", re.M)
 _PICK = re.compile(r"^\W*(?:option\s+)?\(?([A-Da-d])\)?\s*(?:[.,:)!-](?:\s|$)|$)|^\W*([B-D])\s|\b(?:go(?:ing)?\s+with|pick(?:ing)?|choose|take|prefer)\s+"
                    r"(?:option\s+)?\(?([A-D])\)?(?=\W|$)|\boption\s+([A-Da-d])\b|(?:^|\s)([A-D])\s+it\s+is\b")
@@ -272,7 +272,11 @@ _SPECIFIC = re.compile(r"`[^`]+`|\d|://|\b[\w-]+/[\w./-]+|\b[a-z][\w-]*\.[a-z]{2
                        r"\b[a-z]+-[a-z0-9]+(?:-[a-z0-9]+)*\b|\b[a-z][a-z0-9]*_[a-z0-9_]+\b|\b[a-z]+[A-Z]\w*|\b[A-Z][a-z]+[A-Z]\w*")
 _STATEMENT = re.compile(r"\b(?:is|are|go|goes|come|comes|live|lives|uses?|runs?|has|have|needs?|takes?|sits?|holds?|points?|"
                         r"lands?|stays?|belongs?|expects?|means?|sends?|keeps?|stores?|writes?|reads?|pulls?|pushes|syncs?|"
-                        r"calls?|returns?|lasts?|expires?|refreshes|rotates?)\b", re.I)
+                        r"calls?|returns?|lasts?|expires?|refreshes|rotates?|"
+                        # the copula or "use" of the other languages a sentence mixes in: Hindi "hai", Spanish "son",
+                        # German "ist"/"geht", Italian "è", Portuguese "são", Polish "jest"; Chinese 是/叫/用 ("bucket 叫 yunpan-prod")
+                        r"hai|hain|es|son|está|están|usamos|ist|sind|geht|läuft|laufen|è|sono|usiamo|é|são|usamos|jest|są|używamy)\b|"
+                        r"[是叫用]", re.I)
 _TASK = re.compile(r"^(?:please\s+|pls\s+)?(?:can|could|would|will)\s+you\b|^(?:please\s+|pls\s+)?(?:fix|add|make|run|check|look|"
                    r"update|change|remove|delete|write|create|show|tell|explain|help|try|find|open|install|implement|refactor|rename|"
                    r"move|copy|test|build|deploy|push|commit|merge|review|investigate|debug|scaffold|set|put|give|read|print|list|do|"
