@@ -177,3 +177,16 @@ def test_a_fact_said_in_a_mixed_language_is_kept_its_reason_and_a_credential_are
         "Deployment geht über Coolify auf einem Hetzner CX32."]
     assert _texts(("u", "supabase service role key hai eyJhbGciOiJIUzI1NiJ9.c2VydmljZV9yb2xl.Zx8Kq2LmNv, isko .env me daal do")) == []
     assert _texts(("u", "ok bhai sab theek hai")) == []
+
+
+def test_thanks_and_goodbyes_in_any_language_are_no_part_of_the_fact():
+    assert _texts(("u", "ok gracias, deploy target is fly.io")) == ["Deploy target is fly.io."]
+    assert _texts(("u", "shukriya bhai, the staging server is at 10.0.0.7")) == ["The staging server is at 10.0.0.7."]
+    assert _texts(("u", "bis morgen, the API lives at api.kaffee.de")) == ["The API lives at api.kaffee.de."]
+    assert _texts(("u", "sorry for my english, the app is for android 10+")) == ["The app is for android 10+."]
+    assert _texts(("u", "Super admin is the only role that sees /admin/billing.")) == [
+        "Super admin is the only role that sees /admin/billing."]
+
+
+def test_a_test_status_said_as_a_topic_line_is_not_stored():
+    assert _texts(("u", "tests pass: 148 passed in 3.2s")) == []

@@ -175,7 +175,12 @@ _FOR = re.compile(r"\bfor\s+(?:the\s+|our\s+)?(?P<scope>[a-z][\w-]*(?:\s+[a-z][\
 _LEAD = re.compile(r"^\W*(?:(?:(?:kindly|please|just)\s+note(?:\s+that)?|note\s+that|just\s+so\s+you\s+know|"
                    r"(?:small|some|a\s+few|few|two|three|big|quick)\s+(?:changes|updates|things|news|additions?)(?:\s+to\s+[\w\s]{2,20}?)?(?=\s*:)|"
                    r"(?:(?:quick|some|brief|little|a\s+bit\s+of)\s+)?(?:context|background)(?:\s+first)?(?=\s*:)|(?:big|good|bad|great|some|quick)\s+news|quick\s+one|heads\s+up|changed\s+my\s+mind(?:\s+(?:about|on))?|on\s+second\s+thoughts?|yep|yup|good\s+(?:morning|afternoon|evening)|morning|hello|lol|lmao|haha|fyi|btw|also|and|so|ok|okay|yeah|yes|hmm|well|oh|yo|hey|hi|nice|cool|great|"
-                   r"perfect|ugh|actually)\b\W*)+", re.I)
+                   r"perfect|ugh|actually|"
+                   # thanks, goodbyes and cheers in any language, said before a comma or "!": "grazie mille, …", "谢谢, …", "bis morgen, …"
+                   r"(?:thanks|thank\s+you|thx|ty|grazie(?:\s+mille)?|danke(?:\s+sch[öo]n)?|gracias|dzi[ęe]ki|dzi[ęe]kuj[ęe]|merci(?:\s+beaucoup)?|"
+                   r"obrigad[oa]|arigato|shukriya|dhanyavaad|te[şs]ekk[üu]rler|谢谢|多谢|감사합니다|고마워요?|bis\s+morgen|a\s+domani|"
+                   r"hasta\s+ma[ñn]ana|do\s+jutra|see\s+you(?:\s+tomorrow)?|bhai|yaar|perfetto|super|klappt|funziona|yay|phew|finally)"
+                   r"(?:\s+(?:bhai|yaar|bro|man|mate|dude|a\s+lot|so\s+much))?(?=\s*[,!.:;…]))\b\W*)+", re.I)
 _ASK = re.compile(r"^(?:can|could|would)\s+you\s+(?:please\s+)?(?:check|look\s+(?:at|into)|see|find\s+out|figure\s+out)\s+(?:why\s+)?", re.I)
 _CLAUSE = re.compile(r"\s*(?:;|,\s*and\s+|\s+and\s+(?=(?:we|the|our|its?|staging|prod\w*|processed|raw)\b)|,\s*so\s+|,\s*(?=the\s))\s*", re.I)
 
@@ -328,7 +333,8 @@ _FAILING = re.compile(r"\b(?:fails?|failed|failing|crash\w*|broken|flaky)\b", re
 def _practice(msg: Message, sentence: str) -> list[Candidate]:
     """A topic line or a first-person statement of practice: a convention, scoped by its topic."""
     m = _TOPIC.match(sentence)
-    if m and not _NOT_TOPIC.search(m.group("topic")) and not _SYMPTOM.search(m.group("rest")) and not _FAILING.search(m.group("topic")):
+    if (m and not _NOT_TOPIC.search(m.group("topic")) and not _SYMPTOM.search(m.group("rest")) and not _FAILING.search(m.group("topic"))
+            and not _TRANSIENT.search(m.group("rest"))):  # "tests pass: 148 passed in 3.2s" is a status
         entity = "decision:" + _subject(m.group("topic")) if _subject(m.group("topic")) else None
         return [Candidate(_finish(sentence), "preference", "preference", 0.7, msg.uuid, entity)]
     if _PRACTICE.search(sentence):
