@@ -190,3 +190,13 @@ def test_thanks_and_goodbyes_in_any_language_are_no_part_of_the_fact():
 
 def test_a_test_status_said_as_a_topic_line_is_not_stored():
     assert _texts(("u", "tests pass: 148 passed in 3.2s")) == []
+
+
+def test_a_second_object_without_its_verb_stays_with_the_first():
+    assert _texts(("u", "we now also ingest weather observations from DMI, and the gate OCR events from the new camera system")) == [
+        "We now also ingest weather observations from DMI, and the gate OCR events from the new camera system."]
+
+
+def test_a_terse_version_said_now_is_stored_and_replaces_the_old_version(tmp_path):
+    assert _replaced(tmp_path, "Runtime is Node 20 LTS.", "Node 22 now.")
+    assert _texts(("u", "Step 2 now.")) == []

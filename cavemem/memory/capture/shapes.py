@@ -38,12 +38,15 @@ def without_task_tail(sentence: str) -> str:
 _NOT_NAMED = re.compile(r"^\W*(?:yes|no|ok|okay|see|step|page|line|chapter|section|issue|pr|v|version|maybe|like|about)\b", re.I)
 
 
+_NOW = re.compile(r"\b(?:now|already)\W*$", re.I)  # "Node 22 now.": a whole version said as the new one
+
+
 def one_value(msg: Message, sentence: str) -> list[Candidate]:
     """"terraform 1.8." / "default ~/Documents/Quillpad" / "tf 1.9 for all infra": a fragment of at most four
-    words (six when it opens with the named version), no verb, that names one dotted version, path, host or
-    cloud region — the terse writer's whole statement."""
+    words (six when it opens with the named version), no verb, that names one dotted version (or any version
+    said to be the one now: "Node 22 now."), path, host or cloud region — the terse writer's whole statement."""
     vals = slots.values(sentence)
-    dotted = [k for k, vs in vals.items() if k.startswith("version:") and any("." in v for v in vs)]
+    dotted = [k for k, vs in vals.items() if k.startswith("version:") and (any("." in v for v in vs) or _NOW.search(sentence))]
     named = dotted or "path" in vals or "host" in vals or "region" in vals
     opens = bool(dotted) and sentence.lower().startswith(dotted[0].split(":", 1)[1] + " ")
     if (not named or len(sentence.split()) > (6 if opens else 4) or _VERB_WORD.search(sentence) or _NOT_NAMED.match(sentence)
@@ -110,7 +113,7 @@ def with_modifiers(sentence: str, read: list[tuple[str, list[Candidate]]]) -> li
     short verbless modifiers of it ("we use Twilio SMS, the day before at 18:00"), the whole sentence."""
     found = [c for _, cands in read for c in cands]
     rest = [clause for clause, cands in read[1:] if not cands]  # after the first clause: a lead-in ("Oya, …") is no modifier
-    if len(found) != 1 or not read[0][1] or not rest or any(len(c.split()) > 6 or _VERB_WORD.search(c) or _PRONOUN.search(c) for c in rest):
+    if len(found) != 1 or not read[0][1] or not rest or any(len(c.split()) > 10 or _VERB_WORD.search(c) or _PRONOUN.search(c) for c in rest):
         return found
     return [replace(found[0], text=_finish(sentence))]
 
