@@ -200,3 +200,11 @@ def test_a_second_object_without_its_verb_stays_with_the_first():
 def test_a_terse_version_said_now_is_stored_and_replaces_the_old_version(tmp_path):
     assert _replaced(tmp_path, "Runtime is Node 20 LTS.", "Node 22 now.")
     assert _texts(("u", "Step 2 now.")) == []
+
+
+def test_a_retraction_names_what_the_next_statement_replaces(tmp_path):
+    current, every = _capture(tmp_path, [("u", "Sanctions screening goes through ComplyAdvantage.")],
+                              [("u", "We are no longer using ComplyAdvantage. Screening moves to Dow Jones Risk & Compliance from January.")])
+    assert "Sanctions screening goes through ComplyAdvantage." in every
+    assert current == ["Screening moves to Dow Jones Risk & Compliance from January."]
+    assert _texts(("u", "We are no longer using ComplyAdvantage.")) == []

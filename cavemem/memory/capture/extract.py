@@ -241,6 +241,7 @@ def from_user(msg: Message, body: str, options: dict[str, str] | None = None) ->
     from . import shapes
 
     items = shapes.listed(body)
+    gone = None  # "We are no longer using ComplyAdvantage. Screening moves to Dow Jones …": what the next statement replaces
     for raw in sentences(body):
         if _CREDENTIAL.search(raw):
             continue
@@ -248,6 +249,10 @@ def from_user(msg: Message, body: str, options: dict[str, str] | None = None) ->
         if raw.endswith(("?", ":")):  # "We ingest three sources:" heads a list
             continue
         s = shapes.without_task_tail(strip_lead(raw))
+        if shapes._RETRACTION.search(s) and shapes.replaced_word(s):
+            gone = shapes.replaced_word(s)  # a retraction alone is no memory (shapes.durable); the statement after it is
+            continue
+        n = len(out)
         if _DECISION.search(s):
             out.append(Candidate(_finish(s), "decision", "decision", 0.8, msg.uuid, _decision_entity(s), shapes.replaced_word(s)))
         elif _PREF.search(s):
@@ -258,6 +263,8 @@ def from_user(msg: Message, body: str, options: dict[str, str] | None = None) ->
             found = found + _unread_halves(msg, s, found) if found else found
             out.extend(found or _practice(msg, s) or shapes.by_values(msg, s) or statement(msg, s) or shapes.list_item(msg, raw, s, items)
                        or shapes.tool_clauses(msg, s))
+        if gone and len(out) > n:
+            out[n], gone = replace(out[n], replaces=out[n].replaces or gone), None
     return out
 
 
