@@ -19,7 +19,8 @@ tiktoken counting throughput.
   time, peak RSS from GNU time against the input (target ≤ 6×), exact recovery
   (``--cap-only`` runs just this section; it is not part of the default run; ``--cap-only --cap-real``
   uses real corpus payloads instead: a dpkg log, a NEWS text with a few emoji, ``pip inspect``'s
-  packages as one JSON array, each repeated to the cap).
+  packages as one JSON array, each repeated to the cap; ``--cap-only --cap-kinds``: one real payload of
+  every other kind, repeated to the cap).
 """
 
 from __future__ import annotations
@@ -376,6 +377,13 @@ def _real_json_array(size: int) -> bytes:
 SYNTHETIC_CAP = (("log", make_log), ("json", make_json), ("csv", make_table), ("toml", make_toml))
 REAL_CAP = (("real log", _repeated("log/dpkg-3.log")), ("real text", _repeated("text/news-systemd-NEWS.txt")),
             ("real json", _real_json_array))
+# one real payload of every other kind, repeated to the cap (``--cap-only --cap-kinds``; tune-split files)
+KIND_CAP = (("code py", _repeated("code/cpython-http-client.py")), ("code c", _repeated("code/include-node-openssl-archs-linux64-mips64-asm-include-openssl-crypto.h")),
+            ("html", _repeated("html/nodejs-dgram.html")), ("diff", _repeated("diff/cpython-3.11.2-3.11.7-typing.diff")),
+            ("search", _repeated("search-result/grep2-03-proc-include-tcl.txt")), ("terminal", _repeated("terminal/git-log-p-color.txt")),
+            ("yaml", _repeated("config/yaml-mmand_lib-util-resource_map-declarative-declarative_map.yaml")),
+            ("ini", _repeated("config/deb-usr-share-postfix-main.cf.dist")), ("real csv", _repeated("tabular/numpy-umath-validation-set-expm1.csv")),
+            ("ascii tbl", _repeated("tabular/ls-l-usr-bin.txt")))
 
 
 def cap_rss(inputs=SYNTHETIC_CAP) -> dict:
@@ -429,15 +437,16 @@ def main() -> None:
     ap.add_argument("--startup-only", action="store_true", help="only the hot-command start-up section")
     ap.add_argument("--instructions", action="store_true", help="start-up: also count instructions (valgrind cachegrind)")
     ap.add_argument("--cap-only", action="store_true", help="only the 64 MiB-input peak-RSS section")
+    ap.add_argument("--cap-kinds", action="store_true", help="with --cap-only: a real payload of every other kind (code, html, diff, grep, terminal, YAML, INI, CSV, ls -l) repeated to the cap")
     ap.add_argument("--cap-real", action="store_true", help="with --cap-only: real corpus payloads repeated to the cap (log, text, JSON) instead of the synthetic ones")
     args = ap.parse_args()
     if args.cap_only:
-        cap = cap_rss(REAL_CAP if args.cap_real else SYNTHETIC_CAP)
+        cap = cap_rss(KIND_CAP if args.cap_kinds else REAL_CAP if args.cap_real else SYNTHETIC_CAP)
         _print_cap(cap)
         for k, v in cap.items():
             print(f"{'PASS' if v['rc'] == 0 and v['RSS / input'] <= 6 and v['exact'] is not False else 'MISS'}  {k}: RSS <= 6x input, exit 0")
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.json).with_name("bench_cap_rss_real.json" if args.cap_real else "bench_cap_rss.json").write_text(json.dumps(cap, indent=2) + "\n")
+        Path(args.json).with_name("bench_cap_rss_kinds.json" if args.cap_kinds else "bench_cap_rss_real.json" if args.cap_real else "bench_cap_rss.json").write_text(json.dumps(cap, indent=2) + "\n")
         return
     if args.startup_only:
         up = startup(args.runs, args.instructions)

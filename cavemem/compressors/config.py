@@ -24,6 +24,7 @@ from ..formats.configs import SECTION_HEADER, classify, yaml_valid
 from ..gocompat import trim_space
 from .base import QueryCompressor
 from .lineends import cr_suffix, emit_with_markers, join_lines, splice_dropped, utf8_lines
+from .pieces import compress_pieces, section_pieces
 from .config_guard import keep_unseen_settings
 from .config_stanzas import indentation
 from .redundancy import keep_non_redundant
@@ -100,6 +101,14 @@ class ConfigCompressor(QueryCompressor):
     content_type = "config"
 
     def compress_query(self, data: bytes, query: str) -> bytes | None:
+        spans = section_pieces(data)
+        if spans:  # near the cap: a TOML/INI file piece by piece (``pieces``); YAML stays whole
+            head = classify(data[: spans[0][1]])
+            if head is not None and head.kind != "yaml":
+                return compress_pieces(data, spans, lambda piece: self._compress_file(piece, query))
+        return self._compress_file(data, query)
+
+    def _compress_file(self, data: bytes, query: str) -> bytes | None:
         if REENTRY in data or COMMENT_REENTRY in data:
             return None
         shape = classify(data)  # None for invalid UTF-8 too

@@ -18,6 +18,7 @@ from ..gocompat import parse_float, trim_space
 from .base import QueryCompressor
 from .invariants import ELISION_NOTE_MIN_ELIDED_BYTES, elision_note, row_fields, summarize_elided, worth_eliding
 from .lineends import majority_crlf, runs
+from .pieces import compress_pieces, csv_pieces
 from .redundancy import keep_non_redundant
 from .relevance import RELEVANCE_THRESHOLD, TABULAR_LIMIT, keep_query_relevant
 
@@ -40,6 +41,12 @@ class TabularCompressor(QueryCompressor):
     content_type = "tabular"
 
     def compress_query(self, data: bytes, query: str) -> bytes | None:
+        spans = csv_pieces(data)
+        if spans and _csv_head(data[: spans[0][1]]):  # near the cap: piece by piece (``pieces``)
+            return compress_pieces(data, spans, lambda piece: self._compress_table(piece, query), data[: spans[0][0]])
+        return self._compress_table(data, query)
+
+    def _compress_table(self, data: bytes, query: str) -> bytes | None:
         if REENTRY in data:
             return None  # already compressed: never elide a marker-bearing table again
         table = parse_table(data)
@@ -60,6 +67,12 @@ class TabularCompressor(QueryCompressor):
             shaped.append(_marker_row(elision_note("rows"), len(rows[0])))
         out = _serialize(table, shaped, data)
         return out if len(out) < len(data) else None
+
+
+def _csv_head(head: bytes) -> bool:
+    """The first piece of a big input reads as CSV/TSV (a Markdown table is not cut in pieces)."""
+    table = parse_table(head)
+    return table is not None and table.kind == "csv"
 
 
 def _choose_rows(rows: list[list[str]], header_rows: int, query: str, keyed: bool = False) -> list[bool]:

@@ -1,0 +1,97 @@
+"""Big line-based inputs compressed piece by piece, so peak memory follows a piece, not the input.
+
+Why: the tabular and config compressors hold every row (a list of cells) or every line with its
+keep flags; on a CSV or TOML file near the CLI's 64 MiB cap that is 18-24x the input
+(``scripts/bench_engine.py --cap-only``), far past the 6x target. Their rules are local — the
+head and tail rows, alarming lines, numeric extremes, look-alike runs — so compressing ~2 MiB
+pieces one after another and joining the views keeps the ratio while the working set stays
+one piece. Each piece is cut where the format allows: a CSV at a row end outside any quoted
+field, carrying the header row so the piece is a table of its own; a TOML/INI file at a
+``[section]`` line. A piece the compressor declines is kept verbatim. The exact original is
+still stored whole by the engine; only the view is made in pieces.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+BIG_INPUT_BYTES = 16 << 20  # below this the whole-input path fits the memory target
+PIECE_BYTES = 2 << 20
+
+
+def _row_ends(data: bytes, start: int, quote: int | None) -> Iterator[int]:
+    """Offsets just after a newline at or past ``start + PIECE_BYTES`` where a piece may end:
+    outside any quoted field when ``quote`` is the CSV quote byte (quotes are doubled inside a
+    field, so an even count so far means outside)."""
+    pos, parity = start, 0
+    while True:
+        target = pos + PIECE_BYTES
+        if target >= len(data):
+            return
+        cut = data.find(b"\n", target)
+        if cut < 0:
+            return
+        if quote is not None:
+            parity = (parity + data.count(quote, pos, cut)) % 2
+            while parity and cut >= 0:  # inside a quoted field: the next newline
+                nxt = data.find(b"\n", cut + 1)
+                if nxt < 0:
+                    return
+                parity = (parity + data.count(quote, cut, nxt)) % 2
+                cut = nxt
+        pos = cut + 1
+        yield pos
+
+
+def csv_pieces(data: bytes) -> list[tuple[int, int]] | None:
+    """``(start, end)`` spans of the rows after the header line, or None for a small input or
+    one without a header line."""
+    header_end = data.find(b"\n") + 1
+    if len(data) < BIG_INPUT_BYTES or header_end <= 0:
+        return None
+    return _spans(header_end, len(data), _row_ends(data, header_end, ord('"')))
+
+
+def section_pieces(data: bytes) -> list[tuple[int, int]] | None:
+    """Spans cut at a ``[section]`` line (TOML/INI) near every :data:`PIECE_BYTES`; None for a
+    small input or when no section line follows a cut point."""
+    if len(data) < BIG_INPUT_BYTES:
+        return None
+    cuts, pos = [], 0
+    while pos + PIECE_BYTES < len(data):
+        nxt = data.find(b"\n[", pos + PIECE_BYTES)
+        if nxt < 0:
+            break
+        pos = nxt + 1
+        cuts.append(pos)
+    return _spans(0, len(data), iter(cuts)) if cuts else None
+
+
+def _spans(start: int, end: int, cuts: Iterator[int]) -> list[tuple[int, int]]:
+    spans, prev = [], start
+    for cut in cuts:
+        spans.append((prev, cut))
+        prev = cut
+    spans.append((prev, end))
+    return spans
+
+
+def compress_pieces(data: bytes, spans: list[tuple[int, int]], compress: Callable[[bytes], bytes | None],
+                    header: bytes = b"") -> bytes | None:
+    """The views of ``data[start:end]`` for each span joined in order (``header`` prepended to
+    each piece and dropped from every view after the first); None when nothing was saved."""
+    out: list[bytes] = [header] if header else []
+    for start, end in spans:
+        piece = data[start:end]
+        view = compress(header + piece) if header else compress(piece)
+        if view is None:
+            out.append(piece)
+            continue
+        if header:
+            cut = view.find(b"\n") + 1  # the piece's own copy of the header row
+            view = view[cut:] if cut > 0 else b""
+        if not view.endswith(b"\n") and end < len(data):
+            view += b"\n"
+        out.append(view)
+    joined = b"".join(out)
+    return joined if len(joined) < len(data) else None
