@@ -34,6 +34,14 @@ _STOP = {"the", "and", "for", "are", "our", "with", "from", "that", "this", "now
          "has", "have", "had", "they", "them", "their", "very", "much", "more", "less", "too", "also", "just", "does", "don't"}
 
 
+# thanks, goodbyes and cheers in any language, said before a comma or "!" (a lead-in of extract._LEAD): "grazie mille, …",
+# "谢谢, …", "bis morgen, …", "shukriya bhai, …"; never "Super admin is …"
+THANKS = (r"(?:thanks|thank\s+you|thx|ty|grazie(?:\s+mille)?|danke(?:\s+sch[öo]n)?|gracias|dzi[ęe]ki|dzi[ęe]kuj[ęe]|merci(?:\s+beaucoup)?|"
+          r"obrigad[oa]|arigato|shukriya|dhanyavaad|te[şs]ekk[üu]rler|谢谢|多谢|감사합니다|고마워요?|bis\s+morgen|a\s+domani|"
+          r"hasta\s+ma[ñn]ana|do\s+jutra|see\s+you(?:\s+tomorrow)?|bhai|yaar|perfetto|super|klappt|funziona|yay|phew|finally)"
+          r"(?:\s+(?:bhai|yaar|bro|man|mate|dude|a\s+lot|so\s+much))?(?=\s*[,!.:;…])")
+
+
 def _content(text: str) -> set[str]:
     return {w for w in re.findall(r"[a-z][a-z0-9_-]{2,}", text.lower()) if w not in _STOP}
 

@@ -175,12 +175,7 @@ _FOR = re.compile(r"\bfor\s+(?:the\s+|our\s+)?(?P<scope>[a-z][\w-]*(?:\s+[a-z][\
 _LEAD = re.compile(r"^\W*(?:(?:(?:kindly|please|just)\s+note(?:\s+that)?|note\s+that|just\s+so\s+you\s+know|"
                    r"(?:small|some|a\s+few|few|two|three|big|quick)\s+(?:changes|updates|things|news|additions?)(?:\s+to\s+[\w\s]{2,20}?)?(?=\s*:)|"
                    r"(?:(?:quick|some|brief|little|a\s+bit\s+of)\s+)?(?:context|background)(?:\s+first)?(?=\s*:)|(?:big|good|bad|great|some|quick)\s+news|quick\s+one|heads\s+up|changed\s+my\s+mind(?:\s+(?:about|on))?|on\s+second\s+thoughts?|yep|yup|good\s+(?:morning|afternoon|evening)|morning|hello|lol|lmao|haha|fyi|btw|also|and|so|ok|okay|yeah|yes|hmm|well|oh|yo|hey|hi|nice|cool|great|"
-                   r"perfect|ugh|actually|"
-                   # thanks, goodbyes and cheers in any language, said before a comma or "!": "grazie mille, …", "谢谢, …", "bis morgen, …"
-                   r"(?:thanks|thank\s+you|thx|ty|grazie(?:\s+mille)?|danke(?:\s+sch[öo]n)?|gracias|dzi[ęe]ki|dzi[ęe]kuj[ęe]|merci(?:\s+beaucoup)?|"
-                   r"obrigad[oa]|arigato|shukriya|dhanyavaad|te[şs]ekk[üu]rler|谢谢|多谢|감사합니다|고마워요?|bis\s+morgen|a\s+domani|"
-                   r"hasta\s+ma[ñn]ana|do\s+jutra|see\s+you(?:\s+tomorrow)?|bhai|yaar|perfetto|super|klappt|funziona|yay|phew|finally)"
-                   r"(?:\s+(?:bhai|yaar|bro|man|mate|dude|a\s+lot|so\s+much))?(?=\s*[,!.:;…]))\b\W*)+", re.I)
+                   r"perfect|ugh|actually|" + asides.THANKS + r")\b\W*)+", re.I)
 _ASK = re.compile(r"^(?:can|could|would)\s+you\s+(?:please\s+)?(?:check|look\s+(?:at|into)|see|find\s+out|figure\s+out)\s+(?:why\s+)?", re.I)
 _CLAUSE = re.compile(r"\s*(?:;|,\s*and\s+|\s+and\s+(?=(?:we|the|our|its?|staging|prod\w*|processed|raw)\b)|,\s*so\s+|,\s*(?=the\s))\s*", re.I)
 
@@ -260,21 +255,12 @@ def from_user(msg: Message, body: str, options: dict[str, str] | None = None) ->
         else:
             found = shapes.with_modifiers(s, [(clause, facts_in(msg, clause, 0.7) or _practice(msg, strip_lead(clause)))
                                               for clause in _CLAUSE.split(s)])
-            found = found + _unread_halves(msg, s, found) if found else found
+            found = found + shapes.unread_halves(msg, s, found) if found else found
             out.extend(found or _practice(msg, s) or shapes.by_values(msg, s) or statement(msg, s) or shapes.list_item(msg, raw, s, items)
                        or shapes.tool_clauses(msg, s))
         if gone and len(out) > n:
             out[n], gone = replace(out[n], replaces=out[n].replaces or gone), None
     return out
-
-
-def _unread_halves(msg: Message, sentence: str, found: list[Candidate]) -> list[Candidate]:
-    """The broad net over each ";" half that no rule read when the other half said something ("Everything
-    lives in the otter_prod catalog; the cluster runtime is 14.3 LTS": the runtime is a fact, the catalog too)."""
-    halves = [h.strip() for h in sentence.split(";") if h.strip()]
-    said = " ".join(c.text.lower() for c in found)
-    return [c for h in halves if len(halves) > 1 and h.lower().rstrip(".") not in said
-            for c in statement(msg, h[:1].upper() + h[1:])]
 
 
 # The broad net, last: a declarative sentence that names something specific (a number, path, host,
@@ -508,16 +494,6 @@ def extract(messages: list[Message], last_symptom: str | None = None) -> list[Ca
             else:
                 pending.extend(facts)
             pending.extend([fix] if fix else [])
-    return _durable_once(out)
+    from .shapes import durable_once
 
-
-def _durable_once(found: list[Candidate]) -> list[Candidate]:
-    """Each candidate through :func:`.shapes.durable` (what a memory leaves out), once per text."""
-    from . import shapes
-
-    seen, unique = set(), []
-    for c in filter(None, map(shapes.durable, found)):
-        if c.text.lower() not in seen:
-            seen.add(c.text.lower())
-            unique.append(c)
-    return unique
+    return durable_once(out)

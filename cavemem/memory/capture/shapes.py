@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from . import asides, slots
 from .extract import (_BULLET, _BYE, _CHATTER, _CREDENTIAL, _DECISION, _FACT_QUESTION, _FROM_TO, _PREF, _SPECIFIC, _SYMPTOM, _TASK,
-                      _TRANSIENT, Candidate, _finish)
+                      _TRANSIENT, Candidate, _finish, statement)
 from .transcript import Message
 
 _PARTS = re.compile(r"\s*(?:,|;|\+|/(?=\s)|\s&\s|\band\b)\s*", re.I)
@@ -289,3 +289,22 @@ def without_ask_tail(sentence: str) -> str:
     if cut and len(head[: cut.start()].split()) >= 3 and not _TRANSIENT.search(head[: cut.start()]):
         head = head[: cut.start()]
     return head if m or cut else sentence
+
+
+def unread_halves(msg: Message, sentence: str, found: list[Candidate]) -> list[Candidate]:
+    """The broad net over each ";" half that no rule read when the other half said something ("Everything
+    lives in the otter_prod catalog; the cluster runtime is 14.3 LTS": the runtime is a fact, the catalog too)."""
+    halves = [h.strip() for h in sentence.split(";") if h.strip()]
+    said = " ".join(c.text.lower() for c in found)
+    return [c for h in halves if len(halves) > 1 and h.lower().rstrip(".") not in said
+            for c in statement(msg, h[:1].upper() + h[1:])]
+
+
+def durable_once(found: list[Candidate]) -> list[Candidate]:
+    """Each candidate through :func:`.shapes.durable` (what a memory leaves out), once per text."""
+    seen, unique = set(), []
+    for c in filter(None, map(durable, found)):
+        if c.text.lower() not in seen:
+            seen.add(c.text.lower())
+            unique.append(c)
+    return unique
