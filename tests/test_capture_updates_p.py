@@ -208,3 +208,39 @@ def test_a_retraction_names_what_the_next_statement_replaces(tmp_path):
     assert "Sanctions screening goes through ComplyAdvantage." in every
     assert current == ["Screening moves to Dow Jones Risk & Compliance from January."]
     assert _texts(("u", "We are no longer using ComplyAdvantage.")) == []
+
+
+def test_everyday_wordings_of_a_new_value_replace_the_old_one(tmp_path):
+    pairs = [("Airflow 2.9 on MWAA.", "Airflow is now 2.10."),
+             ("Config lives in ~/.tallow.toml.", "Config now in ~/.config/tallow/config.toml."),
+             ("The deadline is 1 March.", "The deadline moved to 15 March."),
+             ("The server runs on :8080.", "Port is 9000 now."),
+             ("We host the Django app on PythonAnywhere.", "From this week the Django app is on Hetzner."),
+             ("State management is Riverpod.", "We change state management to Bloc."),
+             ("Logs go to Papertrail.", "We moved logs to Better Stack."),
+             ("DB is MySQL 8.", "Not anymore MySQL, we use PostgreSQL 16."),
+             ("Cache is Redis 7.", "We dont use redis anymore, cache is in-memory."),
+             ("We deploy every Friday.", "Deploy is not Friday anymore, is Thursday."),
+             ("Our product manager is Burak.", "Product manager is Elif now."),
+             ("The timeout is 30 seconds.", "Timeout changed from 30 to 60 seconds."),
+             ("Dbt runs every 4 hours.", "Dbt runs now every 2 hours.")]
+    failed = [(old, new) for i, (old, new) in enumerate(pairs) if not _replaced(tmp_path / str(i), old, new)]
+    assert failed == []
+
+
+def test_a_percentage_changed_replaces_its_clause_and_the_rest_stays(tmp_path):
+    current, _ = _capture(tmp_path, [("u", "Tests run with pytest and coverage must stay over 80%.")],
+                          [("u", "Coverage must stay over 90% now.")])
+    assert "Coverage must stay over 90% now." in current and any("pytest" in t for t in current)
+    assert not any("80%" in t for t in current)
+
+
+def test_look_alikes_of_these_wordings_stay_apart(tmp_path):
+    pairs = [("The deadline is 1 March.", "The launch party is on 20 March now."),
+             ("Coverage must stay over 80%.", "The discount is 15% now."),
+             ("We host the Django app on PythonAnywhere.", "The docs site is on Netlify now."),
+             ("Routing is GoRouter.", "We change state management to Bloc."),
+             ("Redis listens on port 6379, the API on port 8080.", "Port is 9000 now."),
+             ("Airflow 2.9 on MWAA.", "Python is now 3.12.")]
+    merged = [(old, new) for i, (old, new) in enumerate(pairs) if not _both_stay(tmp_path / str(i), old, new)]
+    assert merged == []

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from . import asides
+from . import asides, slots
 from .facts import _CONTRACTION, _subject, fact_of
 from .transcript import Message
 
@@ -100,6 +100,7 @@ _DECISION = re.compile(
     r"^(?!(?:ok|okay|fine|good|great|sounds|alright|right|cool|thanks|and|but|so|the|that|this|first|second|one)\b)[\w.+-]+(?:\s+[\w.+-]+){0,3}\s+then\s*[.!]?$|"
     # the present for the past, as many non-native writers put it: "we go with local queue", "we decide to move …"
     r"(?:we|i)\s+(?:now\s+)?(?:go\s+(?:with|for)|decide\s+(?:to|on)|choose|pick)\b|"
+    r"(?:we|i)\s+(?:now\s+)?(?:change|changed|switch|move|moved|migrate)\s+(?:the\s+|our\s+)?(?:[\w-]+\s+){0,2}?(?:to|onto)\s+(?-i:[A-Z])[\w.+-]*|"
     r"let'?s\s+(?:just\s+)?do\s+(?!it\b|this\b|that\b|so\b|the\s+same\b|some\b|a\b|an\b|one\b|both\b)[\w.+-]+|"
     r"\b[\w.+-]+\s+(?:to|->|→)\s+[\w.+-]+\s+(?:move|migration|switch|swap|cutover)\s+is\s+(?:done|complete|finished|live)|"
     r"(?:we|i)\s+(?:stop(?:ped)?|quit|leave|left|abandon(?:ed)?)\s+(?:with\s+|using\s+)?[\w.+-]+|"
@@ -118,7 +119,7 @@ _FIX = re.compile(r"\b(?:fixed\s+(?:it\s+)?by|the\s+fix\s+(?:was|is)|fix\s*:|i\s
                   r"listed|scanned|skimmed|glanced|counted|timed|followed|watched|parsed|used)\b)[a-z]{3,}ed)\b|"
                   r"the\s+solution\s+(?:was|is)|resolved\s+by)(?=\W|$)", re.I)
 _SYMPTOM = re.compile(r"\b(?:double[- ](?:book\w*|charg\w*|sen[dt]\w*|post\w*|pay\w*)|error|errors|(?-i:[A-Z]\w*Error)|fail(?:s|ed|ing)?|crash(?:es|ed|ing)?|exception|traceback|broken|hangs?|"
-                      r"timed?\s*out|timeout|401|403|404|500|502|503|segfault|panic|leak|oom(?:s|ing|ed)?|out\s+of\s+memory|blank|slow|"
+                      r"timed\s*out|time\s*out(?!s?\s*(?:is|are|of|=|:|to|at|stays?|changed\s+from)\s*(?:now\s+)?\d)|401|403|404|500|502|503|segfault|panic|leak|oom(?:s|ing|ed)?|out\s+of\s+memory|blank|slow|"
                       r"falls?\s+through|double[- ]counts?|problem|flaky|wrong|stuck|freez\w*|flicker\w*|glitch\w*|bug|regress\w*|"
                       r"(?:doesn't|does\s+not|won't|can't|cannot|isn't)\s+(?:work|load|start|render|build|compile|connect)|not\s+working)\b", re.I)
 _CREDENTIAL = re.compile(r"\b(?:pas{1,2}w(?:or|ro|o|r)?d|passwd|pwd|passphrase|secret|token|api[\s_-]?key|credentials?|creds|pw)\b|"
@@ -278,7 +279,7 @@ _STATEMENT = re.compile(r"\b(?:is|are|go|goes|come|comes|live|lives|uses?|runs?|
 _TASK = re.compile(r"^(?:please\s+|pls\s+)?(?:can|could|would|will)\s+you\b|^(?:please\s+|pls\s+)?(?:fix|add|make|run|check|look|"
                    r"update|change|remove|delete|write|create|show|tell|explain|help|try|find|open|install|implement|refactor|rename|"
                    r"move|copy|test|build|deploy|push|commit|merge|review|investigate|debug|scaffold|set|put|give|read|print|list|do|"
-                   r"bump|revert|drop|start|stop|wire|hook|split|clean)\b|^i\s+\w+ed\b|^(?:i'll|i\s+will|we'll|let\s+me|let's)\b", re.I)
+                   r"bump|revert|drop|start|stop|wire|hook|split|clean)\b(?!\s+(?:is|are|was|were|runs?|happens?|goes|takes)\b)|^i\s+\w+ed\b|^(?:i'll|i\s+will|we'll|let\s+me|let's)\b", re.I)
 
 
 # a status of this moment, not a durable fact: "tests took 12s, that's fine for now", "56 passed"
@@ -301,15 +302,13 @@ def _word_count(sentence: str) -> int:
 
 def _named_value(sentence: str) -> bool:
     """A version, port, host, path, region or size: what a fact in another language, or with no verb, still names."""
-    from . import slots
-
     return any(k.split(":")[0] in ("version", "port", "host", "path", "region", "size") for k in slots.values(sentence))
 
 
 def statement(msg: Message, sentence: str, confidence: float = 0.5) -> list[Candidate]:
     """The broad net (see _SPECIFIC): a plain statement about the project, at low confidence."""
     flat = _CONTRACTION.sub(lambda m: m.group(1) + " is", sentence)
-    if (_word_count(sentence) < 5 or _TASK.search(sentence) or _CHATTER.match(sentence) or _SYMPTOM.search(sentence)
+    if (_word_count(sentence) < (4 if slots.values(sentence) else 5) or _TASK.search(sentence) or _CHATTER.match(sentence) or _SYMPTOM.search(sentence)
             or _CREDENTIAL.search(sentence) or _CAUSE.search(sentence) or _FIX.search(sentence) or _BYE.search(sentence)
             or len(_OPTION_MARK.findall(sentence)) >= 2 or not _SPECIFIC.search(sentence) or not (_STATEMENT.search(flat) or _named_value(sentence))
             or _TRANSIENT.search(sentence) or asides.is_intro(sentence)):

@@ -44,7 +44,7 @@ _VERSION_IS = re.compile(r"^(?:the\s+|our\s+)?[\w-]+(?:\s+[\w-]+)?\s+(?:is|are)\
                          r"(?!\s*(?:%|ms|s\b|min|minutes|hours|days|weeks|gb|mb|kb|files|rows|items|tests|users|nodes))")
 # "our product manager is Burak", "now Elif is our product manager": who holds a role
 _ROLES = r"(?:(?:product|project|engineering|tech|team|release|qa)\s+)?(?:manager|lead|owner|pm|cto|ceo|designer|maintainer|reviewer|admin)"
-_ROLE = re.compile(r"\b(?:our|the)\s+(?:new\s+)?(?P<subj>" + _ROLES + r")\s+is\s+(?:now\s+)?(?P<val>(?-i:[A-Z][a-z]+))\b", re.I)
+_ROLE = re.compile(r"(?:\b(?:our|the)\s+|^)(?:new\s+)?(?P<subj>" + _ROLES + r")\s+is\s+(?:now\s+)?(?P<val>(?-i:[A-Z][a-z]+))\b", re.I)  # "Product manager is Elif now" too
 _ROLE_OF = re.compile(r"\b(?P<val>(?-i:[A-Z][a-z]+))\s+is\s+(?:now\s+)?(?:our|the)\s+(?:new\s+)?(?P<subj>" + _ROLES + r")\b", re.I)
 _VERSION_MIN = re.compile(r"\b(?:targets?|targeting|minimum(?:\s+is)?|min\.?|require|requires)\s+(?:is\s+)?(?P<subj>[A-Za-z][\w.+-]{1,24})\s+v?(?P<val>\d+(?:\.\d+){0,2})\b", re.I)
 _VERSION3 = re.compile(r"\b(?P<subj>[A-Za-z][\w.+-]{1,24})\s+version\b[^.?!\d]{0,30}?\bv?(?P<val>\d+(?:\.\d+){1,2})\b", re.I)

@@ -86,20 +86,22 @@ _I_CHANGED = re.compile(r"^i\s+(?:upgraded|bumped|moved|switched|changed|migrate
 # "Payments go through Stripe.", "The frontend is on Vercel now.", "Auth moved to Clerk last week.", "Screening moves
 # to Dow Jones Risk & Compliance from January.": which tool or
 # name (a product name of two capitalised words too), where a thing is, where a job went
-_TOOL_LINE = re.compile(r"^(?:the\s+|our\s+)?[\w-]+(?:\s+[\w-]+){0,2}\s+(?:(?:is|are)\s+(?:called|named)\s+\S+|"
+_TOOL_LINE = re.compile(r"^(?:(?:from|since|starting)\s+(?:this|next|last)\s+\w+,?\s+)?(?:the\s+|our\s+)?[\w-]+(?:\s+[\w-]+){0,2}\s+(?:(?:is|are)\s+(?:called|named)\s+\S+|"
                         r"(?:runs?\s+on|(?:runs?|go(?:es)?(?:\s+out)?|(?:is|are)\s+(?:done|built|deployed|tested|handled|sent))\s+(?:with|via|through|using))\s+"
-                        r"(?:a\s+|an\s+|the\s+)?[\w.+-]+|(?:is|are)\s+(?-i:[A-Z][\w.+-]+(?:\s+[A-Z][\w.+-]+)?)|"
+                        r"(?:a\s+|an\s+|the\s+)?[\w.+-]+|(?:is|are|go(?:es)?\s+to)\s+(?-i:[A-Z][\w.+-]+(?:\s+[A-Z][\w.+-]+)?)(?:\s+now)?|"
                         r"(?:(?:is|are)\s+(?:now\s+)?on|(?:has\s+|have\s+|is\s+)?(?:moved|moves|moving|switched|switches|migrated|migrates)\s+"
                         r"(?:over\s+)?(?:to|onto))\s+(?-i:[A-Z][\w.+-]+(?:\s+(?:&\s+)?[A-Z][\w.+-]+){0,3})"
                         r"(?:\s+(?:now|last\s+(?:week|month)|yesterday|today|recently|(?:from|in|on|starting)\s+(?-i:[A-Z][a-z]+)))?)\W*$", re.I)
 
 
+_SINCE = re.compile(r"^(?:from|since|starting)\s+(?:this|next|last)\s+\w+,?\s+", re.I)
 _MOVED_TO = re.compile(r"\b(?:moved|moves|moving|switched|switches|migrated|migrates)\s+(?:over\s+)?(?:to|onto)\s", re.I)
 
 
 def tool_line(msg: Message, sentence: str) -> list[Candidate]:
     """A short statement of which tool does a job or what a thing is called (see _TOOL_LINE)."""
-    if (len(sentence.split()) > (10 if _MOVED_TO.search(sentence) else 8) or not _TOOL_LINE.match(sentence) or _TASK.search(sentence) or _CHATTER.match(sentence)
+    words = len(_SINCE.sub("", sentence).split())  # "From this week the Django app is on Hetzner": the when is no part of the line
+    if (words > (10 if _MOVED_TO.search(sentence) else 8) or not _TOOL_LINE.match(sentence) or _TASK.search(sentence) or _CHATTER.match(sentence)
             or _SYMPTOM.search(sentence) or _CREDENTIAL.search(sentence) or _DEICTIC.match(sentence)):
         return []
     return [Candidate(_finish(sentence), "fact", "fact", 0.6, msg.uuid)]
@@ -245,7 +247,8 @@ def _without_reason(cand: Candidate) -> Candidate:
 _GONE = re.compile(r"\brenam\w*\s+(?:the\s+)?(?P<a>[\w.+-]+)\s+(?:to|as)\s+\S|"
                    r"\b(?:dropped|ditched|retired|removed|killed|got\s+rid\s+of|moved\s+(?:off|away\s+from)|got\s+off)\s+(?:the\s+|our\s+)?(?P<b>[\w.+-]+)|"
                    r"\bno\s+more\s+(?P<c>[\w.+-]+)|\b(?:stop(?:ped)?|quit)\s+(?:with|using)\s+(?:the\s+|our\s+)?(?P<f>[\w.+-]+)|"
-                   r"\bnot\s+using\s+any\s?more\s+(?P<h>[\w.+-]+)|\bno\s+longer\s+(?:using|use|on|with)\s+(?:the\s+|our\s+)?(?P<n>[\w.+-]+)|\b(?:we|i)\s+(?:leave|left|abandon(?:ed)?)\s+(?:the\s+|our\s+)?(?P<i>[\w.+-]+)|"
+                   r"\bnot\s+using\s+any\s?more\s+(?P<h>[\w.+-]+)|\bnot\s+any\s?more\s+(?P<o>[\w.+-]+)|"
+                   r"\b(?:don'?t|do\s+not)\s+use\s+(?P<p>[\w.+-]+)\s+any\s?more\b|(?P<q>[\w.+-]+)\s+(?:is|was|got|has\s+been)\s+replaced\s+(?:with|by)\b|\bno\s+longer\s+(?:using|use|on|with)\s+(?:the\s+|our\s+)?(?P<n>[\w.+-]+)|\b(?:we|i)\s+(?:leave|left|abandon(?:ed)?)\s+(?:the\s+|our\s+)?(?P<i>[\w.+-]+)|"
                    r"(?:^|[,;:]\s*)(?!(?:we|i|you|they|he|she|it)\b)(?P<k>[\w.+-]+)\s+(?:dropped|removed|retired|ditched)\b|"
                    r"\b(?P<j>(?-i:[A-Z][a-z]+))\s+left\s+(?:the\s+)?(?:company|team|project)\b|"
                    r"\b(?P<g>[\w.+-]+)\s+(?:to|->|→)\s+[\w.+-]+\s+(?:move|migration|switch|swap|cutover)\b|\bnot\s+(?!using\b)(?P<d>[\w.+-]+)\s+any\s?more\b|"

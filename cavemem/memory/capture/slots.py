@@ -29,12 +29,12 @@ _SCOPES = {"prod": "prod", "production": "prod", "prd": "prod", "live": "prod", 
 _CHANGE = re.compile(r"\b(?:now|new|moved?|moving|changed?|changing|switch(?:ed|ing)?|bump(?:ed|ing)?|upgrad(?:ed|ing|e)|"
                      r"downgrad(?:ed|ing|e)|updated?|migrated?|instead|no\s+longer|any\s?more|from\s+\S+\s+to|shift(?:ed)?|"
                      r"raised?|lowered?|increased?|decreased?|went|renamed?|replaced?|dropp(?:ed|ing)|go(?:es)?\s+(?:up\s+|down\s+)?to|"
-                     r"correction|(?:is|are)\s+out|ended\s+up\s+(?:with|on))\b|"
+                     r"correction|(?:is|are)\s+out|ended\s+up\s+(?:with|on)|(?:from|starting)\s+(?:this|next)\s+\w+)\b|"
                      r"\S\s*(?:->|→|=>)\s*\S|,\s*not\s+\S|改成|改为|换成|升级|变成|迁移到", re.I)  # "8080 -> 10000", "5 attempts, not 3"
 _TIME = re.compile(r"\b(?:[01]?\d|2[0-3]):[0-5]\d\b")
 _HOST = re.compile(r"\b(?:[a-z][a-z0-9+]*://)?(?P<v>[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|io|org|dev|app|internal|local|lan|"
                    r"cloud|corp|svc|cluster\.local))\b|\b(?P<ip>(?:\d{1,3}\.){3}\d{1,3})\b", re.I)
-_PATH = re.compile(r"(?<![\w.])(?:[a-z][a-z0-9+]*://[\w.@/-]+|~?/[\w.@-]+(?:/[\w.@-]+)+/?)", re.I)
+_PATH = re.compile(r"(?<![\w.])(?:[a-z][a-z0-9+]*://[\w.@/-]+|~?/[\w.@-]+(?:/[\w.@-]+)+/?|~/[\w.@-]*\w)", re.I)  # "~/.tallow.toml" too
 _PORT = re.compile(r"\bport\s+:?(?P<a>\d{2,5})\b|\bport\s+(?:is|=)\s*(?P<e>\d{2,5})\b|(?<![\w.:])\:(?P<b>\d{2,5})\b|\b(?:listens?|listening|serves?|binds?)\s+(?:on|to)\s+:?"
                    r"(?P<c>\d{2,5})\b|\bport\b[^.;,]{0,20}?(?:(?:\bto|->|→)\s+|(?:改成|改为|换成)\s*):?(?P<d>\d{2,5})\b", re.I)
 _PORT_ARROW = re.compile(r"\bport\b[^.;,\d]{0,20}?(?P<a>\d{2,5})\s*(?:->|→|=>)\s*(?P<b>\d{2,5})\b", re.I)  # "port changed: 8080 -> 10000"
@@ -69,10 +69,14 @@ _VERSION_TO = re.compile(r"\b(?P<name>[a-z][\w+#-]{1,24})\s+(?:(?:we|i|is|was|ha
 # "MySQL upgrade is done, 8.4 now": the version after the news that the named thing's upgrade is done
 _VERSION_DONE = re.compile(r"\b(?P<name>[a-z][\w+#-]{1,24})\s+(?:upgrade|bump|migration)\s+(?:is\s+|was\s+)?(?:done|complete|finished)"
                            r"\W+(?:(?:now|we'?re|we\s+are|on|at)\s+){0,2}v?(?P<v>\d{1,3}\.\d+(?:\.\d+)?)\b", re.I)
+# a calendar date ("1 March", "march 15", "2026-12-15") and a percentage ("over 80%"): values a plan or a rule moves between
+_DATE = re.compile(r"\b(?:\d{1,2}(?:st|nd|rd|th)?\s+(?P<m1>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*|"
+                   r"(?P<m2>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2}(?:st|nd|rd|th)?|\d{4}-\d{2}-\d{2})\b", re.I)
+_PERCENT = re.compile(r"(?<![\w.])(?P<v>\d+(?:[.,]\d+)?)\s?%")
 _CONST = re.compile(r"\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b")
 _BIGNUM = re.compile(r"(?<![\w.:/-])\d{4,7}(?![\w.:/-])")
 # "python 3.11", "iOS to 17", "node 20", "Airflow 2.10", "go 1.22"; the named thing before the number
-_VERSION = re.compile(r"\b(?P<name>[a-z][\w+#-]{1,24}?)(?:\s+(?:to|version|at|is|are|v))?\s+v?(?P<v>\d{1,3}(?:\.\d+){0,2})\b"
+_VERSION = re.compile(r"\b(?P<name>[a-z][\w+#-]{1,24}?)(?:\s+(?:to|version|at|is|are|v|now|still|already)){0,2}\s+v?(?P<v>\d{1,3}(?:\.\d+){0,2})\b"
                       r"(?!\s*(?:%|ms|s\b|sec|min|minutes|hours?|days?|weeks?|months?|years?|times|x\b|gb|mb|kb|px|km|kg|mi\b|files|rows|items|"
                       r"tests|users|nodes|workers|degrees?|passed|failed|lines|mails?|requests|retries|tries|bytes|[kmg]?hz|"
                       r"[:.]\d|/))", re.I)
@@ -154,6 +158,10 @@ def values(text: str) -> dict[str, frozenset[str]]:
             add("version:" + _ALIAS.get(m.group("name").lower(), m.group("name").lower()), m.group("v"))
     for m in _CONST.finditer(flat):
         add("const", m.group(0))
+    for m in _DATE.finditer(flat):
+        add("date", " ".join(m.group(0).lower().split()))
+    for m in _PERCENT.finditer(flat):
+        add("qty:%", m.group("v"))
     for m in _BIGNUM.finditer(flat):
         if not 1990 <= int(m.group(0)) <= 2100 and m.group(0) not in out.get("port", ()):
             add("number", m.group(0))
@@ -166,8 +174,10 @@ def values(text: str) -> dict[str, frozenset[str]]:
 
 def subject_words(text: str, vals: dict[str, set[str]]) -> set[str]:
     """Content words of ``text`` that are not values, scopes or generic words."""
-    inside = {p for vs in vals.values() for v in vs for p in re.findall(r"[a-z0-9]+", v)}
-    words = {w.rstrip("s") if len(w) > 3 else w for w in _WORD.findall(text.lower()) if w not in inside and w not in _SCOPES}
+    flat = text.lower()
+    for v in sorted((v for vs in vals.values() for v in vs), key=len, reverse=True):
+        flat = flat.replace(v, " ")  # "config now in ~/.config/tallow/config.toml": "config" is said outside the path too
+    words = {w.rstrip("s") if len(w) > 3 else w for w in _WORD.findall(flat) if w not in _SCOPES}
     return {w for w in words if w not in _GENERIC}
 
 
@@ -209,6 +219,7 @@ def replaces(new_text: str, old_text: str) -> int:
 _FUNCTION = {"the", "and", "for", "are", "our", "with", "from", "that", "this", "now", "new", "is", "was", "has", "have", "had", "its",
              "at", "on", "in", "to", "of", "be", "we", "it", "all", "also", "just", "still", "then", "than", "too", "every", "each",
              "moved", "changed", "switched", "bumped", "updated", "instead", "going", "will", "again", "same", "yes", "okay"}
+_KIND_WORD = {"port", "host", "hostname", "path", "url", "address", "version", "region", "size", "ip"}
 _TYPE_WORD = {"day", "time", "hour", "date", "count", "number", "size", "limit", "window", "slot", "amount", "value"}
 
 
@@ -261,13 +272,24 @@ def replaced(memory, project: str, cand) -> object | None:
     except Exception:  # noqa: BLE001 - no capture table yet: nothing captured to update
         return None
     best, pick = 0, None
-    for row in rows:
-        rec = record_from_row(row)
+    recs = [record_from_row(row) for row in rows]
+    for rec in recs:
         score = (replaces(cand.text, rec.text) or (2 if host and moved_host(host, cand.text, rec.text) else 0)
                  or (1 if moved and moved_from(moved, cand.text, rec.text) else 0) if rec.text != cand.text else 0)
         if score > best:
             best, pick = score, rec
-    return pick
+    return pick or _only_holder(cand.text, recs)
+
+
+def _only_holder(text: str, recs: list) -> object | None:
+    """"Port is 9000 now": a change that names no subject, only the value's type, replaces the one current
+    memory holding a value of that type (the server's ":8080"); with two holders it is left alone."""
+    new = values(text)
+    if len(new) != 1 or not _CHANGE.search(text) or _plain_words(text, new) - _FUNCTION - _TYPE_WORD - _KIND_WORD:
+        return None  # "The nightly deploy is at 03:00 now" names a thing: not the standup's time
+    kind = next(iter(new))
+    holders = [r for r in recs if r.text != text and kind in values(r.text) and not other_scope(text, r.text)]
+    return holders[0] if len(holders) == 1 and len(values(holders[0].text)[kind]) == 1 and values(holders[0].text)[kind] != new[kind] else None
 
 
 _KEPT = re.compile(r"\b(?:stays?|stayed|still|unchanged|same|remains?|as\s+before)\b", re.I)
@@ -315,10 +337,11 @@ _ASIDE = re.compile(r"(?:that|this|it|which)(?:'s|\s+is|\s+was)\b", re.I)  # "th
 
 
 # "we switched the tests to vitest", "we moved hosting to fly.io": a job handed to another tool, said without the old one
-_MOVED = re.compile(r"\b(?:switch|mov|migrat|port)\w*\s+(?:the\s+|our\s+|all\s+)?(?P<subj>[a-z][\w-]{2,})\s+(?:over\s+)?(?:to|onto)\s+"
+_MOVED = re.compile(r"\b(?:switch|mov|migrat|port|chang)\w*\s+(?:the\s+|our\s+|all\s+)?(?P<subj>[a-z][\w-]{2,}(?:\s+(?!over\b)[a-z][\w-]{2,})?)\s+"
+                    r"(?:over\s+)?(?:to|onto)\s+"
                     r"(?P<new>[\w.+-]{2,})", re.I)
 # the job named first: "CI moved to Buildkite", "…, and tracking switched over to mlflow"
-_MOVED_AFTER = re.compile(r"(?:^|[,;]\s*|\band\s+)(?:the\s+|our\s+)?(?P<subj>[a-z][\w-]+(?:\s+[a-z][\w-]+)?)\s+(?:has\s+|have\s+|was\s+|got\s+)?"
+_MOVED_AFTER = re.compile(r"(?:^|[,;]\s*|\band\s+)(?:the\s+|our\s+)?(?P<subj>[a-z][\w-]+(?:\s+(?!has\b|have\b|was\b|got\b)[a-z][\w-]+)?)\s+(?:has\s+|have\s+|was\s+|got\s+)?"
                           r"(?:moved|switched|migrated)\s+(?:over\s+)?(?:to|onto)\s+"
                           r"(?!(?:port|version|path|url|host|address|the|a|an|new|another|its|our|their|\d+)\b)(?P<new>[\w.+-]{2,})", re.I)
 # (not "Envoy admin moved to port 9902": a value moved, read by its type)
@@ -340,17 +363,22 @@ _NOT_JOB = {"it", "them", "everything", "all", "this", "that", "over", "back", "
 
 # where a named thing runs: "HA runs on a raspberry pi 4", "the shop is hosted on PythonAnywhere", "home assistant
 # runs on an intel NUC now" — a value of no type of its own (a machine, a platform), so it is read by its subject
-_RUNS_ON = re.compile(r"(?:^|[,;.:]\s+)(?:(?:so|and|now|but)\s+)?(?:the\s+|our\s+|my\s+)?(?P<subj>[a-z][\w.+-]*(?:\s+[a-z][\w.+-]*)?)\s+"
+_RUNS_ON = re.compile(r"(?:^|[,;.:]\s+)(?:(?:so|and|now|but|(?:from|since|starting)\s+(?:this\s+|next\s+|last\s+)?\w+)\s+)?"
+                      r"(?:the\s+|our\s+|my\s+)?(?P<subj>[a-z][\w.+-]*(?:\s+[a-z][\w.+-]*)?)\s+"
                       r"(?:now\s+)?(?:(?:runs?|is\s+(?:now\s+)?(?:hosted|running|deployed|living)|lives?|sits?)\s+(?:now\s+)?on|"
                       r"(?:is|are)\s+(?:now\s+)?on(?=\s+(?-i:[A-Z]))|go(?:es)?\s+(?:out\s+)?(?:now\s+)?(?:through|via))\s+"
                       r"(?:a\s+|an\s+|the\s+|our\s+)?(?P<place>[\w.+-]+(?:\s+(?!now\b)[\w.+-]+)?)", re.I)  # "is on Vercel", "emails go through Postmark"
+# "we host the Django app on PythonAnywhere": the same, said by who runs it
+_HOSTED = re.compile(r"(?:^|[,;.:]\s+)(?:we|i)\s+(?:now\s+)?(?:host|run|deploy|keep)\s+(?:the\s+|our\s+|my\s+)?"
+                     r"(?P<subj>[a-z][\w.+-]*(?:\s+[a-z][\w.+-]*)?)\s+(?:now\s+)?on\s+(?:a\s+|an\s+|the\s+|our\s+)?"
+                     r"(?P<place>(?-i:[A-Z])[\w.+-]+(?:\s+(?!now\b)[\w.+-]+)?)", re.I)
 _NOT_HOST = {"it", "this", "that", "which", "what", "everything", "all", "who", "we", "i", "you", "they", "he", "she", "job", "cron",
              "script", "task", "check", "test", "tests"}
 
 
 def runs_on(text: str) -> tuple[str, str] | None:
     """(subject, place) of the first "<subject> runs on <place>" clause of ``text``, lower-cased, or None."""
-    m = _RUNS_ON.search(text)
+    m = _RUNS_ON.search(text) or _HOSTED.search(text)
     if m is None or m.group("subj").lower().split()[-1] in _NOT_HOST:
         return None
     return m.group("subj").lower(), m.group("place").lower().rstrip(".")
