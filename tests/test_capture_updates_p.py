@@ -244,3 +244,8 @@ def test_look_alikes_of_these_wordings_stay_apart(tmp_path):
              ("Airflow 2.9 on MWAA.", "Python is now 3.12.")]
     merged = [(old, new) for i, (old, new) in enumerate(pairs) if not _both_stay(tmp_path / str(i), old, new)]
     assert merged == []
+
+
+def test_a_thing_renamed_replaces_the_line_naming_it_and_a_green_build_is_no_fact(tmp_path):
+    assert _replaced(tmp_path, "Assets are in the bucket acme-assets.", "The S3 bucket got renamed to acme-prod-assets.")
+    assert _texts(("u", "build is green now, the CI runs on GitHub Actions")) == []

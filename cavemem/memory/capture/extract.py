@@ -271,7 +271,7 @@ _SPECIFIC = re.compile(r"`[^`]+`|\d|://|\b[\w-]+/[\w./-]+|\b[a-z][\w-]*\.[a-z]{2
                        r"\b[a-z]+-[a-z0-9]+(?:-[a-z0-9]+)*\b|\b[a-z][a-z0-9]*_[a-z0-9_]+\b|\b[a-z]+[A-Z]\w*|\b[A-Z][a-z]+[A-Z]\w*")
 _STATEMENT = re.compile(r"\b(?:is|are|go|goes|come|comes|live|lives|uses?|runs?|has|have|needs?|takes?|sits?|holds?|points?|"
                         r"lands?|stays?|belongs?|expects?|means?|sends?|keeps?|stores?|writes?|reads?|pulls?|pushes|syncs?|"
-                        r"calls?|returns?|lasts?|expires?|refreshes|rotates?|"
+                        r"calls?|returns?|lasts?|expires?|refreshes|rotates?|renamed|moved|switched|migrated|"
                         # the copula or "use" of the other languages a sentence mixes in: Hindi "hai", Spanish "son",
                         # German "ist"/"geht", Italian "è", Portuguese "são", Polish "jest"; Chinese 是/叫/用 ("bucket 叫 yunpan-prod")
                         r"hai|hain|es|son|está|están|usamos|ist|sind|geht|läuft|laufen|è|sono|usiamo|é|são|usamos|jest|są|używamy)\b|"
@@ -282,8 +282,8 @@ _TASK = re.compile(r"^(?:please\s+|pls\s+)?(?:can|could|would|will)\s+you\b|^(?:
                    r"bump|revert|drop|start|stop|wire|hook|split|clean)\b(?!\s+(?:is|are|was|were|runs?|happens?|goes|takes)\b)|^i\s+\w+ed\b|^(?:i'll|i\s+will|we'll|let\s+me|let's)\b", re.I)
 
 
-# a status of this moment, not a durable fact: "tests took 12s, that's fine for now", "56 passed"
-_TRANSIENT = re.compile(r"\b(?:for\s+now|for\s+the\s+moment|at\s+the\s+moment|took\s+(?:about\s+)?\d|\d+\s+(?:passed|failed|skipped)\b|"
+# a status of this moment, not a durable fact: "tests took 12s, that's fine for now", "56 passed", "build is green now"
+_TRANSIENT = re.compile(r"\b(?:(?:build|ci|pipeline|tests?|checks?)\s+(?:is|are)\s+(?:green|red|passing|failing)\b|for\s+now|for\s+the\s+moment|at\s+the\s+moment|took\s+(?:about\s+)?\d|\d+\s+(?:passed|failed|skipped)\b|"
                         r"this\s+(?:morning|afternoon|evening)|tonight|\b(?:says|shows|reports|gives)\s+(?:a\s+|an\s+)?~?\d|(?:all|this|last)\s+(?:week|day|night|month)\b)", re.I)
 _ROUGH = re.compile(r"\b(?:like|roughly|approximately|approx\.?|kinda|sort\s+of|more\s+or\s+less)\s+~?\d|(?<![\w~])~\s?\d", re.I)  # an estimate of the moment
 _BYE = re.compile(r"\b(?:going\s+to\s+bed|bye|good\s*night|see\s+you|cya|thanks|thank\s+you|thx)\b", re.I)

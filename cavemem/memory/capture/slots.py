@@ -340,9 +340,9 @@ _ASIDE = re.compile(r"(?:that|this|it|which)(?:'s|\s+is|\s+was)\b", re.I)  # "th
 _MOVED = re.compile(r"\b(?:switch|mov|migrat|port|chang)\w*\s+(?:the\s+|our\s+|all\s+)?(?P<subj>[a-z][\w-]{2,}(?:\s+(?!over\b)[a-z][\w-]{2,})?)\s+"
                     r"(?:over\s+)?(?:to|onto)\s+"
                     r"(?P<new>[\w.+-]{2,})", re.I)
-# the job named first: "CI moved to Buildkite", "…, and tracking switched over to mlflow"
+# the job named first: "CI moved to Buildkite", "…, and tracking switched over to mlflow", "the S3 bucket got renamed to …"
 _MOVED_AFTER = re.compile(r"(?:^|[,;]\s*|\band\s+)(?:the\s+|our\s+)?(?P<subj>[a-z][\w-]+(?:\s+(?!has\b|have\b|was\b|got\b)[a-z][\w-]+)?)\s+(?:has\s+|have\s+|was\s+|got\s+)?"
-                          r"(?:moved|switched|migrated)\s+(?:over\s+)?(?:to|onto)\s+"
+                          r"(?:moved|switched|migrated|renamed)\s+(?:over\s+)?(?:to|onto)\s+"
                           r"(?!(?:port|version|path|url|host|address|the|a|an|new|another|its|our|their|\d+)\b)(?P<new>[\w.+-]{2,})", re.I)
 # (not "Envoy admin moved to port 9902": a value moved, read by its type)
 
