@@ -249,3 +249,10 @@ def test_look_alikes_of_these_wordings_stay_apart(tmp_path):
 def test_a_thing_renamed_replaces_the_line_naming_it_and_a_green_build_is_no_fact(tmp_path):
     assert _replaced(tmp_path, "Assets are in the bucket acme-assets.", "The S3 bucket got renamed to acme-prod-assets.")
     assert _texts(("u", "build is green now, the CI runs on GitHub Actions")) == []
+
+
+def test_a_rule_after_a_path_and_a_tool_for_a_job_beside_a_credential_are_kept():
+    assert _texts(("u", "modules in modules/, one dir per env under envs/. no workspaces")) == [
+        "Modules in modules/, one dir per env under envs/. no workspaces."]
+    assert _texts(("u", "also the alert emails, use Postmark. the server token is 4f1c9a2e-7b3d-4e8f-a6c5-91d2e0b7f3a8")) == [
+        "The alert emails, use Postmark."]

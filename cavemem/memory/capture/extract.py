@@ -60,7 +60,7 @@ _PREF = re.compile(
     r"send|keep|include|follow|match|respect|return|work|speak|talk|display|load|respond|fit)\b|\b(?:has|have|needs?)\s+to\s+be\s+[\w-]+ed\b|"
     r"we\s+(?:always|never)|no\s+more\s+\w+|(?:is|are|be|stay|stays)\s+(?:always|never)|"
     r"(?:ping|ask|tell|check\s+with)\s+me\s+(?:before|first)|(?:house\s+)?rules?(?:\s+for\s+(?:this|the|our)\s+[\w-]+)?\s*:|"
-    r"\bno\s+[\w.-]+(?:\s+[\w.-]+)?\s+(?:please|anywhere|ever|by\s+hand)|(?:^|[,;.]\s*)no\s+[\w#+.-]+(?:[ \t]+[\w#+.-]+){0,3}[ \t]*(?:[.!](?=\s)|[.!]?$)|"
+    r"\bno\s+[\w.-]+(?:\s+[\w.-]+)?\s+(?:please|anywhere|ever|by\s+hand)|(?:^|(?<=[,;.])|(?<=[,;.]\s))no\s+[\w#+.-]+(?:[ \t]+[\w#+.-]+){0,3}[ \t]*(?:[.!](?=\s)|[.!]?$)|"
     r"^(?:please\s+)?(?:use|pick|keep)\s+\S+.*?(?:,\s*not|\binstead\s+of|\brather\s+than)|^[\w.+#-]+,?\s+not\s+[\w.+#-]+\s*[.!]?$|"
 
     # a routine ("before every commit", "after each deploy"), an exclusive channel ("only through vcpkg",
@@ -100,6 +100,7 @@ _DECISION = re.compile(
     r"^(?!(?:ok|okay|fine|good|great|sounds|alright|right|cool|thanks|and|but|so|the|that|this|first|second|one)\b)[\w.+-]+(?:\s+[\w.+-]+){0,3}\s+then\s*[.!]?$|"
     # the present for the past, as many non-native writers put it: "we go with local queue", "we decide to move …"
     r"(?:we|i)\s+(?:now\s+)?(?:go\s+(?:with|for)|decide\s+(?:to|on)|choose|pick)\b|"
+    r"^(?:for\s+)?(?:the\s+|our\s+)?[\w-]+(?:\s+[\w-]+){0,3},?\s+use\s+(?-i:[A-Z])[\w.+-]*(?:\s+(?-i:[A-Z])[\w.+-]*)?\s*[.!]?$|"  # "the alert emails, use Postmark"
     r"(?:we|i)\s+(?:now\s+)?(?:change|changed|switch|move|moved|migrate)\s+(?:the\s+|our\s+)?(?:[\w-]+\s+){0,2}?(?:to|onto)\s+(?-i:[A-Z])[\w.+-]*|"
     r"let'?s\s+(?:just\s+)?do\s+(?!it\b|this\b|that\b|so\b|the\s+same\b|some\b|a\b|an\b|one\b|both\b)[\w.+-]+|"
     r"\b[\w.+-]+\s+(?:to|->|→)\s+[\w.+-]+\s+(?:move|migration|switch|swap|cutover)\s+is\s+(?:done|complete|finished|live)|"
@@ -161,7 +162,7 @@ def sentences(text: str) -> list[str]:
             part = _BOLD.sub("", _BULLET.sub("", part)).strip().strip("*").strip()
             if (part and not first and part[0].islower() and pieces and len(pieces[-1].split()) > 3 and pieces[-1][-1:] in ".!"
                     and not _OPENER.match(part) and not _LAUGH.search(pieces[-1]) and not _KEY_START.match(part)
-                    and not part.endswith(":")):
+                    and not part.endswith(":") and not _CREDENTIAL.search(part)):  # "… use Postmark. the server token is …": apart
                 pieces[-1] += " " + part
             elif part:
                 pieces.append(part)
