@@ -256,3 +256,7 @@ def test_a_rule_after_a_path_and_a_tool_for_a_job_beside_a_credential_are_kept()
         "Modules in modules/, one dir per env under envs/. no workspaces."]
     assert _texts(("u", "also the alert emails, use Postmark. the server token is 4f1c9a2e-7b3d-4e8f-a6c5-91d2e0b7f3a8")) == [
         "The alert emails, use Postmark."]
+
+
+def test_a_verbless_via_line_names_the_tool():
+    assert _texts(("u", "relases via goreleaser, binarys on github releases")) == ["Relases via goreleaser."]

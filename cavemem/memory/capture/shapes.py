@@ -89,6 +89,7 @@ _I_CHANGED = re.compile(r"^i\s+(?:upgraded|bumped|moved|switched|changed|migrate
 _TOOL_LINE = re.compile(r"^(?:(?:from|since|starting)\s+(?:this|next|last)\s+\w+,?\s+)?(?:the\s+|our\s+)?[\w-]+(?:\s+[\w-]+){0,2}\s+(?:(?:is|are)\s+(?:called|named)\s+\S+|"
                         r"(?:runs?\s+on|(?:runs?|go(?:es)?(?:\s+out)?|(?:is|are)\s+(?:done|built|deployed|tested|handled|sent))\s+(?:with|via|through|using))\s+"
                         r"(?:a\s+|an\s+|the\s+)?[\w.+-]+|(?:is|are|go(?:es)?\s+to)\s+(?-i:[A-Z][\w.+-]+(?:\s+[A-Z][\w.+-]+)?)(?:\s+now)?|"
+                        r"(?:via|using)\s+(?:a\s+|an\s+|the\s+)?[\w.+-]+|"  # verbless: "releases via goreleaser"
                         r"(?:(?:is|are)\s+(?:now\s+)?on|(?:has\s+|have\s+|is\s+)?(?:moved|moves|moving|switched|switches|migrated|migrates)\s+"
                         r"(?:over\s+)?(?:to|onto))\s+(?-i:[A-Z][\w.+-]+(?:\s+(?:&\s+)?[A-Z][\w.+-]+){0,3})"
                         r"(?:\s+(?:now|last\s+(?:week|month)|yesterday|today|recently|(?:from|in|on|starting)\s+(?-i:[A-Z][a-z]+)))?)\W*$", re.I)
