@@ -260,3 +260,7 @@ def test_a_rule_after_a_path_and_a_tool_for_a_job_beside_a_credential_are_kept()
 
 def test_a_verbless_via_line_names_the_tool():
     assert _texts(("u", "relases via goreleaser, binarys on github releases")) == ["Relases via goreleaser."]
+
+
+def test_a_key_of_a_service_named_with_its_value_is_never_stored():
+    assert _texts(("u", "The sandbox key of the fiscal cloud is sbx_9f8e7d6c5b4a, only in application-dev.properties.")) == []

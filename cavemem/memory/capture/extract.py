@@ -124,7 +124,7 @@ _SYMPTOM = re.compile(r"\b(?:double[- ](?:book\w*|charg\w*|sen[dt]\w*|post\w*|pa
                       r"falls?\s+through|double[- ]counts?|problem|flaky|wrong|stuck|freez\w*|flicker\w*|glitch\w*|bug|regress\w*|"
                       r"(?:doesn't|does\s+not|won't|can't|cannot|isn't)\s+(?:work|load|start|render|build|compile|connect)|not\s+working)\b", re.I)
 _CREDENTIAL = re.compile(r"\b(?:pas{1,2}w(?:or|ro|o|r)?d|passwd|pwd|passphrase|secret|token|api[\s_-]?key|credentials?|creds|pw)\b|"
-                         r"\b(?:secret|access|private|stripe|ssh|deploy)[\s_-]?key\b|\bkey\s*(?:is|:|=|for|hai|ist|es|è|jest|是)\s|://[^/\s:@]+:[^@\s]+@", re.I)
+                         r"\b(?:secret|access|private|stripe|ssh|deploy)[\s_-]?key\b|\bkey\s*(?:is|:|=|for|hai|ist|es|è|jest|是)\s|\bkey\s+of\s+(?:the\s+)?[\w -]{2,30}?\s+(?:is|=|:)\s|://[^/\s:@]+:[^@\s]+@", re.I)
 _OPTION_MARK = re.compile(r"(?:^|(?<=\s))(?:\*\*)?(?:option\s+)?\(?([A-D])(?:\)|\.|:|\*\*:?)(?:\*\*)?\s+(?=\S)", re.M)
 _PICK = re.compile(r"^\W*(?:option\s+)?\(?([A-Da-d])\)?\s*(?:[.,:)!-](?:\s|$)|$)|^\W*([B-D])\s|\b(?:go(?:ing)?\s+with|pick(?:ing)?|choose|take|prefer)\s+"
                    r"(?:option\s+)?\(?([A-D])\)?(?=\W|$)|\boption\s+([A-Da-d])\b|(?:^|\s)([A-D])\s+it\s+is\b")
