@@ -45,6 +45,8 @@ DISTINCT = [
     ("The API pins pydantic 1.10.", "The worker moved to celery 5.4.", LOW),
     # a gone value the older text never held
     ("Feature flags are served by LaunchDarkly.", "Unleash replaced Flagsmith for the admin tool's toggles.", BELOW),
+    # turns of talk state no value of a memory: one speaker's news is no update of another's
+    ("Caroline: I drive my old car to work every day.", "Mel: my old car is gone, I sold it last week.", BELOW),
 ]
 
 
