@@ -264,3 +264,10 @@ def test_a_verbless_via_line_names_the_tool():
 
 def test_a_key_of_a_service_named_with_its_value_is_never_stored():
     assert _texts(("u", "The sandbox key of the fiscal cloud is sbx_9f8e7d6c5b4a, only in application-dev.properties.")) == []
+
+
+def test_the_speakers_own_story_is_no_memory_a_practice_of_years_is():
+    assert _texts(("u", "By way of introduction: I wrote COBOL for the county council for thirty-one years.")) == []
+    assert _texts(("u", "I've been a nurse for ten years.")) == []
+    assert _texts(("u", "I have run the nightly backup with restic for 3 years.")) == [
+        "I have run the nightly backup with restic for 3 years."]

@@ -135,9 +135,17 @@ _INTRO = re.compile(r"^(?:(?:so|ok|well|hi|hello|hey)\W+|[\w ]{1,20}:\s*)?(?:(?:
 _TEAM = re.compile(r"\b(?:we\s+are|we're|i\s+am|i'm)\s+(?:a\s+team\s+of|the\s+only|a\s+(?:solo|small|tiny))\b", re.I)
 
 
+# the speaker's own story: "By way of introduction: I wrote COBOL for the county council for thirty-one years",
+# "a bit about me: I've been a nurse for ten years" — who is asking, not what the project is
+_ABOUT_ME = re.compile(r"^\W*(?:by\s+way\s+of\s+(?:an\s+)?introduction|(?:a\s+(?:little\s+)?bit\s+)?about\s+me(?:self)?)\s*[:,-]|"
+                       r"^\W*i(?:'ve|\s+have)?\s+(?:been\s+an?|worked\s+(?:as|at|in)|taught)\b[^.;]*\bfor\s+"
+                       r"(?:over\s+|almost\s+|about\s+)?(?:\d+|[a-z]+(?:-[a-z]+)?)\s+years\b", re.I)
+
+
 def is_intro(sentence: str) -> bool:
-    """A sentence that introduces the project or team and holds no value a later session needs."""
-    return bool(_INTRO.search(sentence)) and not slots.values(sentence) and not _LOOKUP.search(sentence)
+    """A sentence that introduces the project, the team or the speaker and holds no value a later session needs."""
+    return ((bool(_INTRO.search(sentence)) and not slots.values(sentence) and not _LOOKUP.search(sentence))
+            or bool(_ABOUT_ME.search(sentence)))
 
 
 def without_team_clause(text: str) -> str:
