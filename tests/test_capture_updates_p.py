@@ -271,3 +271,9 @@ def test_the_speakers_own_story_is_no_memory_a_practice_of_years_is():
     assert _texts(("u", "I've been a nurse for ten years.")) == []
     assert _texts(("u", "I have run the nightly backup with restic for 3 years.")) == [
         "I have run the nightly backup with restic for 3 years."]
+
+
+def test_how_the_speaker_feels_or_what_they_just_did_is_no_part_of_the_fact():
+    assert _texts(("u", "I'm so tired today, the timezone is Europe/Warsaw")) == ["The timezone is Europe/Warsaw."]
+    assert _texts(("u", "btw I just had coffee, retention is 30 days")) == ["Retention is 30 days."]
+    assert _texts(("u", "lol ok that was quick, we use pnpm 9")) == ["We use pnpm 9."]

@@ -173,7 +173,8 @@ def list_item(msg: Message, raw: str, sentence: str, items: list[str]) -> list[C
 # how people feel about the project, and the moment's status, are no memory: "marketing is unhappy", "the support folks
 # keep moaning", "a build chain from hell", "lol"
 _GRUMBLE = re.compile(r"\b(?:moan\w*|grumbl\w*|whin(?:e|es|ing)|complain\w*|(?:un)?happy|annoy\w*|frustrat\w*|upset|angry|"
-                      r"boh|meh|be\s+patient|bear\s+with\s+me|forgive\s+me|sorry|from\s+hell|nightmare|scared|worried|(?:zero|no)\s+drama|painful|lol|lmao|haha+|rofl|all\s+green|fingers\s+crossed|forced\s+our\s+hand|won\s+(?:that|the)\s+argument|[a-z]*(?:o{3,}|h{3,}|e{3,}|s{3,})[a-z]*)\b", re.I)  # "sooo", "ohhh"
+                      r"boh|meh|be\s+patient|bear\s+with\s+me|forgive\s+me|sorry|tired|exhausted|sleepy|stressed|relieved|long\s+day|"
+                      r"(?:just\s+)?had\s+(?:a\s+|my\s+)?(?:coffee|lunch|break|nap)|that\s+was\s+(?:quick|fast|easy|painless)|from\s+hell|nightmare|scared|worried|(?:zero|no)\s+drama|painful|lol|lmao|haha+|rofl|all\s+green|fingers\s+crossed|forced\s+our\s+hand|won\s+(?:that|the)\s+argument|[a-z]*(?:o{3,}|h{3,}|e{3,}|s{3,})[a-z]*)\b", re.I)  # "sooo", "ohhh"
 # a choice still open ("we must choose how terminals talk to the API") is not yet a decision or a fact
 _UNDECIDED = re.compile(r"\b(?:we|i)\s+(?:must|need\s+to|have\s+to|should|want\s+to|gotta)\s+(?:choose|decide|pick|figure\s+out|"
                         r"think\s+about|work\s+out)\b", re.I)
