@@ -82,3 +82,40 @@ def test_the_engine_gives_the_exact_original_back(small_pieces, tmp_path):
         assert res.content_type == kind and res.recovery_handle and len(res.output) < len(data)
         assert engine.retrieve(res.recovery_handle) == data
     engine.close()
+
+
+def test_big_grep_output_and_aligned_tables_and_sectionless_ini_go_in_pieces(small_pieces, tmp_path):
+    grep = b"".join(b"src/mod%d.py:%d:    value = compute(%d)\n" % (i % 40, i, i % 9) for i in range(8000))
+    ls = b"total 4096\n" + b"".join(b"-rwxr-xr-x 1 root root %8d Jan  3  2025 tool-%05d\n" % (i * 37 % 99991, i) for i in range(4000))
+    ini = b"".join(b"# worker pool %d: see the manual for these settings\nmaxproc = %d\nenabled = yes\nlog_level = info\n\n" % (i, i % 50)
+                   for i in range(3000))
+    assert pieces.line_pieces(grep) and pieces.line_pieces(ls, skip_header=True) and pieces.section_pieces(ini)
+    engine = Engine(store=open_ccr(str(tmp_path / "ccr.db")))
+    for data in (grep, ls, ini):
+        res = engine.compress(data)
+        assert res.recovery_handle and len(res.output) < len(data) and engine.retrieve(res.recovery_handle) == data
+    engine.close()
+
+
+def _python_module(functions: int) -> bytes:
+    return b'"""A generated module."""\nimport os\n\n' + b"".join(
+        b"@cache\ndef f%d(x):\n    y = x * %d\n    if y > 10:\n        return os.path.join(str(y), 'a')\n    return y\n\n\n" % (i, i)
+        + (b"class C%d:\n    def m(self):\n        return %d\n\n\n" % (i, i) if i % 5 == 0 else b"") for i in range(3000))
+
+
+def test_big_source_is_cut_between_top_level_definitions_and_each_view_parses(small_pieces, tmp_path):
+    import ast
+
+    from cavemem.compressors.code import CodeCompressor
+
+    data = _python_module(3000)
+    spans = pieces.code_pieces(data)
+    assert spans and len(spans) > 3
+    assert all(data[a:a + 4] in (b"def ", b"clas", b"@cac") for a, _ in spans[1:])
+    out = CodeCompressor().compress(data)
+    assert out is not None and len(out) < len(data) // 2
+    ast.parse(out)  # every piece's view is whole Python: a cut never splits a definition
+    engine = Engine(store=open_ccr(str(tmp_path / "ccr.db")))
+    res = engine.compress(data)
+    assert res.content_type == "code" and engine.retrieve(res.recovery_handle) == data
+    engine.close()

@@ -6,13 +6,15 @@ keep flags; on a CSV or TOML file near the CLI's 64 MiB cap that is 18-24x the i
 head and tail rows, alarming lines, numeric extremes, look-alike runs — so compressing ~2 MiB
 pieces one after another and joining the views keeps the ratio while the working set stays
 one piece. Each piece is cut where the format allows: a CSV at a row end outside any quoted
-field, carrying the header row so the piece is a table of its own; a TOML/INI file at a
-``[section]`` line. A piece the compressor declines is kept verbatim. The exact original is
+field, carrying the header row so the piece is a table of its own (a column-aligned table the
+same way, at any row end); a TOML/INI file at a ``[section]`` line, or a blank line when it has
+none; grep output at any line end. A piece the compressor declines is kept verbatim. The exact original is
 still stored whole by the engine; only the view is made in pieces.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 
 BIG_INPUT_BYTES = 16 << 20  # below this the whole-input path fits the memory target
@@ -52,14 +54,45 @@ def csv_pieces(data: bytes) -> list[tuple[int, int]] | None:
     return _spans(header_end, len(data), _row_ends(data, header_end, ord('"')))
 
 
-def section_pieces(data: bytes) -> list[tuple[int, int]] | None:
-    """Spans cut at a ``[section]`` line (TOML/INI) near every :data:`PIECE_BYTES`; None for a
-    small input or when no section line follows a cut point."""
+def line_pieces(data: bytes, *, skip_header: bool = False) -> list[tuple[int, int]] | None:
+    """Spans cut at line ends (grep hits, rows of a column-aligned table after its header line
+    with ``skip_header``), or None for a small input."""
+    start = data.find(b"\n") + 1 if skip_header else 0
+    if len(data) < BIG_INPUT_BYTES or (skip_header and start <= 0):
+        return None
+    return _spans(start, len(data), _row_ends(data, start, None))
+
+
+# where a source file may be cut: before a top-level Python definition or decorator, or after a
+# ``}`` that closes a top-level block in a brace language
+_TOP_LEVEL = re.compile(rb"\n(?=(?:async[ \t]+def|def|class)[ \t]+\w|@\w)|\n\}[;\t ]*\n")
+
+
+def code_pieces(data: bytes) -> list[tuple[int, int]] | None:
+    """Spans of source cut between top-level definitions, or None for a small input or one
+    without such a boundary past a cut point (each piece then parses on its own)."""
     if len(data) < BIG_INPUT_BYTES:
         return None
     cuts, pos = [], 0
     while pos + PIECE_BYTES < len(data):
-        nxt = data.find(b"\n[", pos + PIECE_BYTES)
+        m = _TOP_LEVEL.search(data, pos + PIECE_BYTES)
+        if m is None:
+            break
+        pos = m.end() if data[m.start() + 1:m.start() + 2] == b"}" else m.start() + 1
+        cuts.append(pos)
+    return _spans(0, len(data), iter(cuts)) if cuts else None
+
+
+def section_pieces(data: bytes) -> list[tuple[int, int]] | None:
+    """Spans cut at a ``[section]`` line (TOML/INI) near every :data:`PIECE_BYTES`, or at a
+    blank line in a file without sections (``main.cf``, env files); None for a small input or
+    when no such line follows a cut point."""
+    if len(data) < BIG_INPUT_BYTES:
+        return None
+    mark = b"\n[" if data.find(b"\n[", PIECE_BYTES) >= 0 else b"\n\n"
+    cuts, pos = [], 0
+    while pos + PIECE_BYTES < len(data):
+        nxt = data.find(mark, pos + PIECE_BYTES)
         if nxt < 0:
             break
         pos = nxt + 1

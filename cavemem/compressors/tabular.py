@@ -18,7 +18,7 @@ from ..gocompat import parse_float, trim_space
 from .base import QueryCompressor
 from .invariants import ELISION_NOTE_MIN_ELIDED_BYTES, elision_note, row_fields, summarize_elided, worth_eliding
 from .lineends import majority_crlf, runs
-from .pieces import compress_pieces, csv_pieces
+from .pieces import compress_pieces, csv_pieces, line_pieces
 from .redundancy import keep_non_redundant
 from .relevance import RELEVANCE_THRESHOLD, TABULAR_LIMIT, keep_query_relevant
 
@@ -42,8 +42,12 @@ class TabularCompressor(QueryCompressor):
 
     def compress_query(self, data: bytes, query: str) -> bytes | None:
         spans = csv_pieces(data)
-        if spans and _csv_head(data[: spans[0][1]]):  # near the cap: piece by piece (``pieces``)
-            return compress_pieces(data, spans, lambda piece: self._compress_table(piece, query), data[: spans[0][0]])
+        if spans:  # near the cap: piece by piece (``pieces``), each with the header row
+            head = parse_table(data[: spans[0][1]])
+            if head is None:  # a column-aligned table: cut at any row end
+                spans = line_pieces(data, skip_header=True)
+            if head is None or head.kind == "csv":
+                return compress_pieces(data, spans, lambda piece: self._compress_table(piece, query), data[: spans[0][0]])
         return self._compress_table(data, query)
 
     def _compress_table(self, data: bytes, query: str) -> bytes | None:
@@ -67,12 +71,6 @@ class TabularCompressor(QueryCompressor):
             shaped.append(_marker_row(elision_note("rows"), len(rows[0])))
         out = _serialize(table, shaped, data)
         return out if len(out) < len(data) else None
-
-
-def _csv_head(head: bytes) -> bool:
-    """The first piece of a big input reads as CSV/TSV (a Markdown table is not cut in pieces)."""
-    table = parse_table(head)
-    return table is not None and table.kind == "csv"
 
 
 def _choose_rows(rows: list[list[str]], header_rows: int, query: str, keyed: bool = False) -> list[bool]:

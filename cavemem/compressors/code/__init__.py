@@ -46,6 +46,27 @@ class CodeCompressor(Compressor):
         return out, Metadata()
 
     def _compress(self, data: bytes) -> tuple[bool, bytes | None]:
+        """(a grammar or the outline reader accepted ``data`` as source, the output or None);
+        near the cap piece by piece, cut between top-level definitions (``pieces``), so the
+        syntax trees held at once are one piece's."""
+        from ..pieces import code_pieces, compress_pieces
+
+        spans = code_pieces(data)
+        if not spans:
+            return self._compress_source(data)
+        accepted: list[bool] = []
+
+        def piece_view(piece: bytes) -> bytes | None:
+            ok, out = self._compress_source(piece)
+            accepted.append(ok)
+            return out
+
+        out = compress_pieces(data, spans, piece_view)
+        if not any(accepted):  # cut inside ``#ifdef`` blocks no piece parses: judge the whole, as before
+            return self._compress_source(data)
+        return True, out
+
+    def _compress_source(self, data: bytes) -> tuple[bool, bytes | None]:
         """(a grammar or the outline reader accepted ``data`` as source, the output or None)."""
         if b"\x00" in data:  # source code never holds NUL bytes: this is binary
             return False, None
