@@ -277,3 +277,10 @@ def test_how_the_speaker_feels_or_what_they_just_did_is_no_part_of_the_fact():
     assert _texts(("u", "I'm so tired today, the timezone is Europe/Warsaw")) == ["The timezone is Europe/Warsaw."]
     assert _texts(("u", "btw I just had coffee, retention is 30 days")) == ["Retention is 30 days."]
     assert _texts(("u", "lol ok that was quick, we use pnpm 9")) == ["We use pnpm 9."]
+
+
+def test_y_replaces_x_and_an_arrow_between_names_replace_the_line_naming_x(tmp_path):
+    current, _ = _capture(tmp_path / "a", [("u", "Crash reports go to Sentry.")], [("u", "Bugsnag replaces Sentry for the crash reports.")])
+    assert current == ["Bugsnag replaces Sentry for the crash reports."]
+    current, _ = _capture(tmp_path / "b", [("u", "The cache is redis 7 on the same box.")], [("u", "cache: redis -> valkey 8")])
+    assert not any("redis 7" in t for t in current) and any("valkey" in t for t in current)

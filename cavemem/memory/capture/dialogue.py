@@ -11,7 +11,7 @@ import re
 from dataclasses import replace
 
 from . import asides
-from .extract import _ACK, _CHATTER, _FIX, Candidate, _decision_entity, _finish, sentences, strip_lead
+from .extract import _ACK, _CHATTER, _FIX, _OPTION_MARK, _PICK, _SPLIT, Candidate, _decision_entity, _finish, sentences, strip_lead
 from .transcript import Message
 
 _ALTERNATIVES = re.compile(r"\b(?P<a>[\w.+/-]+)\s+or\s+(?P<b>[\w.+/-]+(?:\s+[\w.+/-]+){0,4})\s*\?\s*$", re.I)
@@ -211,3 +211,32 @@ def _named(text: str) -> set[str]:
 
 def _content(text: str) -> set[str]:
     return {w for w in re.findall(r"[a-z][a-z0-9_-]{3,}", text.lower()) if w not in _ASK_FILLER}
+
+
+def options_of(body: str) -> dict[str, str]:
+    """{"A": "Docusaurus: React, versioned docs built in", ...} when a message lays out two or more
+    lettered options, else {} — so a bare pick ("B, we're a Python shop") stores what B was."""
+    marks = list(_OPTION_MARK.finditer(body))
+    out: dict[str, str] = {}
+    for i, m in enumerate(marks):
+        end = marks[i + 1].start() if i + 1 < len(marks) else len(body)
+        text = " ".join(body[m.end():end].split()).rstrip(" ;,.")
+        if text and m.group(1) not in out:
+            out[m.group(1)] = text[:200]
+    return out if len(out) >= 2 and ("A" in out or "B" in out) else {}
+
+
+def picked(body: str, options: dict[str, str]) -> Candidate | None:
+    """The decision a bare pick ("B, we're a Python shop") makes among the lettered options laid out before it."""
+    m = _PICK.search(body) if options and len(body) < 300 else None
+    letter = next((g.upper() for g in m.groups() if g), None) if m else None
+    if letter not in options:
+        return None
+    said = _finish(strip_lead(body))
+    opt = _SPLIT.split(options[letter], 1)[0].rstrip(" ;,.")
+    text = said if _words(opt) <= _words(said) else f"{_finish(opt)} (picked option {letter}: {said})"
+    return Candidate(text, "decision", "decision", 0.75, "", _decision_entity(said))
+
+
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"[a-z0-9]{3,}", text.lower()))

@@ -101,6 +101,7 @@ _DECISION = re.compile(
     # the present for the past, as many non-native writers put it: "we go with local queue", "we decide to move …"
     r"(?:we|i)\s+(?:now\s+)?(?:go\s+(?:with|for)|decide\s+(?:to|on)|choose|pick)\b|"
     r"^(?:for\s+)?(?:the\s+|our\s+)?[\w-]+(?:\s+[\w-]+){0,3},?\s+use\s+(?-i:[A-Z])[\w.+-]*(?:\s+(?-i:[A-Z])[\w.+-]*)?\s*[.!]?$|"  # "the alert emails, use Postmark"
+    r"^(?-i:[A-Z])[\w.+-]*\s+(?:now\s+)?replaces\s+(?-i:[A-Z])[\w.+-]*|"  # "Bugsnag replaces Sentry for …"
     r"(?:we|i)\s+(?:now\s+)?(?:change|changed|switch|move|moved|migrate)\s+(?:the\s+|our\s+)?(?:[\w-]+\s+){0,2}?(?:to|onto)\s+(?-i:[A-Z])[\w.+-]*|"
     r"let'?s\s+(?:just\s+)?do\s+(?!it\b|this\b|that\b|so\b|the\s+same\b|some\b|a\b|an\b|one\b|both\b)[\w.+-]+|"
     r"\b[\w.+-]+\s+(?:to|->|→)\s+[\w.+-]+\s+(?:move|migration|switch|swap|cutover)\s+is\s+(?:done|complete|finished|live)|"
@@ -119,7 +120,10 @@ _FIX = re.compile(r"\b(?:fixed\s+(?:it\s+)?by|the\s+fix\s+(?:was|is)|fix\s*:|i\s
                   r"asked|assumed|suspected|expected|hoped|wanted|needed|started|compared|measured|profiled|logged|printed|opened|"
                   r"listed|scanned|skimmed|glanced|counted|timed|followed|watched|parsed|used)\b)[a-z]{3,}ed)\b|"
                   r"the\s+solution\s+(?:was|is)|resolved\s+by)(?=\W|$)", re.I)
-_SYMPTOM = re.compile(r"\b(?:double[- ](?:book\w*|charg\w*|sen[dt]\w*|post\w*|pay\w*)|error|errors|(?-i:[A-Z]\w*Error)|fail(?:s|ed|ing)?|crash(?:es|ed|ing)?|exception|traceback|broken|hangs?|"
+# (the tooling's nouns are no symptom: "error tracking is Sentry", "crash reports go to Bugsnag", "errors go to …")
+_SYMPTOM = re.compile(r"\b(?:double[- ](?:book\w*|charg\w*|sen[dt]\w*|post\w*|pay\w*)|errors(?!\s+go\s+to\b)|"
+                      r"error(?!\s+(?:tracking|reporting|reports?|monitoring|logs?|handling|pages?|budgets?)\b)|"
+                      r"(?-i:[A-Z]\w*Error)|fail(?:s|ed|ing)?|crash(?:es|ed|ing)?(?!\s+report)|exception|traceback|broken|hangs?|"
                       r"timed\s*out|time\s*out(?!s?\s*(?:is|are|of|=|:|to|at|stays?|changed\s+from)\s*(?:now\s+)?\d)|401|403|404|500|502|503|segfault|panic|leak|oom(?:s|ing|ed)?|out\s+of\s+memory|blank|slow|"
                       r"falls?\s+through|double[- ]counts?|problem|flaky|wrong|stuck|freez\w*|flicker\w*|glitch\w*|bug|regress\w*|"
                       r"(?:doesn't|does\s+not|won't|can't|cannot|isn't)\s+(?:work|load|start|render|build|compile|connect)|not\s+working)\b", re.I)
@@ -198,41 +202,15 @@ def _finish(text: str) -> str:
     return text if text[-1:] in ".!。！" else text + "."
 
 
-def options_of(body: str) -> dict[str, str]:
-    """{"A": "Docusaurus: React, versioned docs built in", ...} when a message lays out two or more
-    lettered options, else {} — so a bare pick ("B, we're a Python shop") stores what B was."""
-    marks = list(_OPTION_MARK.finditer(body))
-    out: dict[str, str] = {}
-    for i, m in enumerate(marks):
-        end = marks[i + 1].start() if i + 1 < len(marks) else len(body)
-        text = " ".join(body[m.end():end].split()).rstrip(" ;,.")
-        if text and m.group(1) not in out:
-            out[m.group(1)] = text[:200]
-    return out if len(out) >= 2 and ("A" in out or "B" in out) else {}
-
-
-def _picked(body: str, options: dict[str, str]) -> Candidate | None:
-    m = _PICK.search(body) if options and len(body) < 300 else None
-    letter = next((g.upper() for g in m.groups() if g), None) if m else None
-    if letter not in options:
-        return None
-    said = _finish(strip_lead(body))
-    opt = _SPLIT.split(options[letter], 1)[0].rstrip(" ;,.")
-    text = said if _words(opt) <= _words(said) else f"{_finish(opt)} (picked option {letter}: {said})"
-    return Candidate(text, "decision", "decision", 0.75, "", _decision_entity(said))
-
-
-def _words(text: str) -> set[str]:
-    return set(re.findall(r"[a-z0-9]{3,}", text.lower()))
-
-
 def from_user(msg: Message, body: str, options: dict[str, str] | None = None) -> list[Candidate]:
     lead = _EXPLICIT.match(body)
     if lead:
         text = body[lead.end():].strip()
         return [Candidate(_finish(text), "note", "explicit", 0.95, msg.uuid)] if len(text) >= 8 else []
+    from .dialogue import picked
+
     out = []
-    pick = _picked(body, options or {})
+    pick = picked(body, options or {})
     if pick is not None:  # the pick right after the assistant laid out options is the decision
         return [replace(pick, source_message=msg.uuid)]
     from . import shapes
@@ -467,13 +445,13 @@ def extract(messages: list[Message], last_symptom: str | None = None) -> list[Ca
             said = [c for c in said if c.entity or c.kind != "fact"] if extra and extra.kind == "fact" else said  # no loose copy
             out.extend(said + ([extra] if extra else []))
             last_fact = next((c for c in reversed(said + [extra]) if c and c.kind == "fact"), last_fact)
-            options = options_of(body)  # the user laid out options: the assistant may weigh them first
+            options = dialogue.options_of(body)  # the user laid out options: the assistant may weigh them first
             asked = body.rstrip().endswith("?")
             fact_asked = asked and bool(_FACT_QUESTION.match((sentences(body) or [body])[-1]))
             question = dialogue.alternatives(body) if asked else None
             unread = body if not (said or extra or asked) else None
         elif msg.type == "assistant":
-            options = options_of(body) or options
+            options = dialogue.options_of(body) or options
             offer = dialogue.offered(body) or offer
             again = dialogue.restated(msg, body, pick) if pick is not None else None
             if again:  # "OK: services now raise domain errors …" says what "the second one" picked

@@ -258,7 +258,10 @@ _GONE = re.compile(r"\brenam\w*\s+(?:the\s+)?(?P<a>[\w.+-]+)\s+(?:to|as)\s+\S|"
                    r"(?:too\s+\w+|gone|dead|deprecated|retired|removed)\b|"
                    # a choice closed by the product it rules out: "Route 53 for DNS, AWS WAF on the ALB; no Cloudflare."
                    r"\S\s*[;,]\s*(?:and\s+)?no\s+(?P<l>(?-i:[A-Z][a-z][\w.+-]*))\s*[.!]?$|"
-                   r"(?:^|[,;]\s*)(?P<m>[\w.+-]+)\s+(?:is|are)\s+out\b(?=\s*[,;.]|\s*$)", re.I)  # "Jest is out, Vitest is in"
+                   r"(?:^|[,;]\s*)(?P<m>[\w.+-]+)\s+(?:is|are)\s+out\b(?=\s*[,;.]|\s*$)|"  # "Jest is out, Vitest is in"
+                   # "Bugsnag replaces Sentry", "redis -> valkey" (names, not numbers: "8080 -> 10000" is a value)
+                   r"\b[\w.+-]+\s+(?:now\s+)?replaces\s+(?:the\s+|our\s+)?(?P<r>[\w.+-]+)|"
+                   r"(?:^|[\s,;:(])(?P<s>[a-z][\w.+-]*)\s*(?:->|→|=>)\s*[a-z][\w.+-]*", re.I)
 _NOT_OLD = {"the", "a", "an", "it", "this", "that", "we", "our", "my", "them", "all", "everything", "one", "old", "thing", "stuff",
             "support", "i", "you", "he", "she", "they", "there", "here", "which", "what"}
 
