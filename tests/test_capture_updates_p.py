@@ -284,3 +284,9 @@ def test_y_replaces_x_and_an_arrow_between_names_replace_the_line_naming_x(tmp_p
     assert current == ["Bugsnag replaces Sentry for the crash reports."]
     current, _ = _capture(tmp_path / "b", [("u", "The cache is redis 7 on the same box.")], [("u", "cache: redis -> valkey 8")])
     assert not any("redis 7" in t for t in current) and any("valkey" in t for t in current)
+
+
+def test_seconds_abbreviated_after_what_is_timed_are_a_duration(tmp_path):
+    assert _replaced(tmp_path, "The HTTP timeout is 10s.", "The HTTP timeout is 30s now.")
+    from cavemem.memory.capture import slots
+    assert "qty:time" not in slots.values("We have 10s of users on the beta.")

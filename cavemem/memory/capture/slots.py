@@ -44,6 +44,9 @@ _QTY = re.compile(r"\b(?P<v>\d+(?:[.,]\d+)?)\s?(?P<u>[kmg]?hz|[kmgt]i?b|ms|kbps|
 # durations ("horizon 8 weeks", "retention 30 days"), the unit made singular so "1 week" and "2 weeks" are one type
 _DURATION = re.compile(r"\b(?P<v>\d+(?:[.,]\d+)?)\s?(?P<u>week|day|hour|month|minute|second|year)s?\b|"
                        r"\b(?P<v2>\d+)(?P<u2>[dhwy]|mo|min)\b", re.I)  # "15d local, 400d in thanos": the unit abbreviated
+# seconds abbreviated, only after what is timed ("the HTTP timeout is 30s now"): "10s of users" is no duration
+_SECONDS = re.compile(r"\b(?:timeouts?|delay|interval|ttl|every|debounce|grace\s+period)\s+(?:is\s+|of\s+|=\s*|to\s+)?(?:now\s+)?"
+                      r"(?P<v>\d+(?:\.\d+)?)\s?s\b", re.I)
 _NUMBERS = {w: str(i) for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())}
 _NUMBER_WORD = re.compile(r"\b(" + "|".join(_NUMBERS) + r")(?=\s+(?:minute|hour|day|week|month|year)s?\b)", re.I)
 _MINUTES = {"second": 1 / 60, "minute": 1, "hour": 60, "day": 1440, "week": 10080, "month": 43200, "year": 525600}
@@ -143,6 +146,8 @@ def values(text: str) -> dict[str, frozenset[str]]:
     for m in _DURATION.finditer(flat):
         unit = (m.group("u") or _UNIT[m.group("u2").lower()]).lower()  # in minutes: "45 minutes" -> "1 hour" is one value changing
         add("qty:time", f"{float((m.group('v') or m.group('v2')).replace(',', '.')) * _MINUTES[unit]:g}")
+    for m in _SECONDS.finditer(flat):
+        add("qty:time", f"{float(m.group('v')) / 60:g}")
     for m in _REGION.finditer(flat):
         add("region", m.group(0))
     for m in _CHANNEL.finditer(flat):
