@@ -12,11 +12,23 @@ are imported only when a code payload is compressed.
 
 from __future__ import annotations
 
+import re
+
 from ..base import Compressor, Metadata
 from .elide import CodeOptions
 from .sniff import sniff_languages
 
 __all__ = ["CodeCompressor", "CodeOptions", "sniff_languages"]
+
+
+PERL_OUTLINE_BYTES = 64 << 10  # the Perl grammar's parse of this much takes ~2 s on this machine
+_PERL_MARKS = re.compile(rb"^package[ \t]+[\w:]+;|^use[ \t]+(?:strict|warnings)\b|^sub[ \t]+\w+", re.M)
+
+
+def _perl_module(data: bytes) -> bool:
+    """A Perl module by its own marks: a ``package X::Y;``, ``use strict``/``use warnings`` or a
+    column-0 ``sub`` in the first 64 KiB, and 3 such marks at least."""
+    return len(_PERL_MARKS.findall(data, 0, 1 << 16)) >= 3 and b"package " in data[: 1 << 16]
 
 
 class CodeCompressor(Compressor):
@@ -75,6 +87,8 @@ class CodeCompressor(Compressor):
         language = sniff_outline(data)
         if language in LINE_SHAPED:  # no grammar to try: a failed parse of a big file costs seconds
             return True, outline(data, language)
+        if len(data) >= PERL_OUTLINE_BYTES and _perl_module(data):  # the grammar would miss the deadline
+            return True, outline(data, "perl")
         languages = sniff_languages(data)
         accepted, out = self._parsed(languages, data) if languages else (False, None)
         if accepted or language is None:
