@@ -290,3 +290,8 @@ def test_seconds_abbreviated_after_what_is_timed_are_a_duration(tmp_path):
     assert _replaced(tmp_path, "The HTTP timeout is 10s.", "The HTTP timeout is 30s now.")
     from cavemem.memory.capture import slots
     assert "qty:time" not in slots.values("We have 10s of users on the beta.")
+
+
+def test_a_count_said_by_its_noun_is_the_same_slot_as_the_number_of_them(tmp_path):
+    assert _replaced(tmp_path / "a", "The worker count is 4.", "We have 8 workers now.")
+    assert _both_stay(tmp_path / "b", "The worker count is 4.", "We have 3 replicas now.")

@@ -44,6 +44,10 @@ _QTY = re.compile(r"\b(?P<v>\d+(?:[.,]\d+)?)\s?(?P<u>[kmg]?hz|[kmgt]i?b|ms|kbps|
 # durations ("horizon 8 weeks", "retention 30 days"), the unit made singular so "1 week" and "2 weeks" are one type
 _DURATION = re.compile(r"\b(?P<v>\d+(?:[.,]\d+)?)\s?(?P<u>week|day|hour|month|minute|second|year)s?\b|"
                        r"\b(?P<v2>\d+)(?P<u2>[dhwy]|mo|min)\b", re.I)  # "15d local, 400d in thanos": the unit abbreviated
+# a count said by its noun ("the worker count is 4", "replica count: 3"): the same slot as "8 workers"
+_COUNT = re.compile(r"\b(?P<u>worker|replica|shard|partition|instance|pod|dyno|thread|retry|attempt)s?\s+count\s*(?:is\s+|=\s*|:\s*|of\s+)?"
+                    r"(?:now\s+)?(?P<v>\d+)\b", re.I)
+_PLURAL = {"retry": "retries"}
 # seconds abbreviated, only after what is timed ("the HTTP timeout is 30s now"): "10s of users" is no duration
 _SECONDS = re.compile(r"\b(?:timeouts?|delay|interval|ttl|every|debounce|grace\s+period)\s+(?:is\s+|of\s+|=\s*|to\s+)?(?:now\s+)?"
                       r"(?P<v>\d+(?:\.\d+)?)\s?s\b", re.I)
@@ -146,6 +150,8 @@ def values(text: str) -> dict[str, frozenset[str]]:
     for m in _DURATION.finditer(flat):
         unit = (m.group("u") or _UNIT[m.group("u2").lower()]).lower()  # in minutes: "45 minutes" -> "1 hour" is one value changing
         add("qty:time", f"{float((m.group('v') or m.group('v2')).replace(',', '.')) * _MINUTES[unit]:g}")
+    for m in _COUNT.finditer(flat):
+        add("qty:" + _PLURAL.get(m.group("u").lower(), m.group("u").lower() + "s"), m.group("v"))
     for m in _SECONDS.finditer(flat):
         add("qty:time", f"{float(m.group('v')) / 60:g}")
     for m in _REGION.finditer(flat):
