@@ -295,3 +295,7 @@ def test_seconds_abbreviated_after_what_is_timed_are_a_duration(tmp_path):
 def test_a_count_said_by_its_noun_is_the_same_slot_as_the_number_of_them(tmp_path):
     assert _replaced(tmp_path / "a", "The worker count is 4.", "We have 8 workers now.")
     assert _both_stay(tmp_path / "b", "The worker count is 4.", "We have 3 replicas now.")
+
+
+def test_x_is_replaced_with_y_is_stored_and_replaces_x(tmp_path):
+    assert _replaced(tmp_path, "Errors go to Sentry.", "Sentry is replaced with Bugsnag.")

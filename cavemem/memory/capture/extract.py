@@ -102,6 +102,7 @@ _DECISION = re.compile(
     r"(?:we|i)\s+(?:now\s+)?(?:go\s+(?:with|for)|decide\s+(?:to|on)|choose|pick)\b|"
     r"^(?:for\s+)?(?:the\s+|our\s+)?[\w-]+(?:\s+[\w-]+){0,3},?\s+use\s+(?-i:[A-Z])[\w.+-]*(?:\s+(?-i:[A-Z])[\w.+-]*)?\s*[.!]?$|"  # "the alert emails, use Postmark"
     r"^(?-i:[A-Z])[\w.+-]*\s+(?:now\s+)?replaces\s+(?-i:[A-Z])[\w.+-]*|"  # "Bugsnag replaces Sentry for …"
+    r"^(?-i:[A-Z])[\w.+-]*\s+(?:is|was|got|has\s+been)\s+replaced\s+(?:with|by)\s+(?-i:[A-Z])[\w.+-]*|"  # "Sentry is replaced with Bugsnag"
     r"(?:we|i)\s+(?:now\s+)?(?:change|changed|switch|move|moved|migrate)\s+(?:the\s+|our\s+)?(?:[\w-]+\s+){0,2}?(?:to|onto)\s+(?-i:[A-Z])[\w.+-]*|"
     r"let'?s\s+(?:just\s+)?do\s+(?!it\b|this\b|that\b|so\b|the\s+same\b|some\b|a\b|an\b|one\b|both\b)[\w.+-]+|"
     r"\b[\w.+-]+\s+(?:to|->|→)\s+[\w.+-]+\s+(?:move|migration|switch|swap|cutover)\s+is\s+(?:done|complete|finished|live)|"
