@@ -119,3 +119,16 @@ def test_big_source_is_cut_between_top_level_definitions_and_each_view_parses(sm
     res = engine.compress(data)
     assert res.content_type == "code" and engine.retrieve(res.recovery_handle) == data
     engine.close()
+
+
+def test_big_prose_and_terminal_output_go_in_pieces_and_come_back_exact(small_pieces, tmp_path):
+    prose = b"".join(b"## Part %d\n\nThe build of module %d finished after %d seconds and wrote its report.\n\n" % (i, i % 13, i % 97)
+                     for i in range(4000))
+    term = b"".join(b"\x1b[32m[%05d]\x1b[0m downloading layer %d\r\x1b[32m[%05d]\x1b[0m layer %d done\n" % (i, i % 9, i, i % 9)
+                    for i in range(6000))
+    assert pieces.paragraph_pieces(prose) and all(prose[a - 2:a] == b"\n\n" for a, _ in pieces.paragraph_pieces(prose)[1:])
+    engine = Engine(store=open_ccr(str(tmp_path / "ccr.db")))
+    for data, kind in ((prose, "text"), (term, "terminal")):
+        res = engine.compress(data)
+        assert res.content_type == kind and len(res.output) < len(data) and engine.retrieve(res.recovery_handle) == data
+    engine.close()

@@ -8,7 +8,7 @@ pieces one after another and joining the views keeps the ratio while the working
 one piece. Each piece is cut where the format allows: a CSV at a row end outside any quoted
 field, carrying the header row so the piece is a table of its own (a column-aligned table the
 same way, at any row end); a TOML/INI file at a ``[section]`` line, or a blank line when it has
-none; grep output at any line end. A piece the compressor declines is kept verbatim. The exact original is
+none; prose at a blank line; grep and terminal output at any line end. A piece the compressor declines is kept verbatim. The exact original is
 still stored whole by the engine; only the view is made in pieces.
 """
 
@@ -81,6 +81,23 @@ def code_pieces(data: bytes) -> list[tuple[int, int]] | None:
         pos = m.end() if data[m.start() + 1:m.start() + 2] == b"}" else m.start() + 1
         cuts.append(pos)
     return _spans(0, len(data), iter(cuts)) if cuts else None
+
+
+def paragraph_pieces(data: bytes) -> list[tuple[int, int]] | None:
+    """Spans of prose cut at a blank line (at a line end when it has none), or None for a small
+    input."""
+    if len(data) < BIG_INPUT_BYTES:
+        return None
+    if data.find(b"\n\n", PIECE_BYTES) < 0:
+        return line_pieces(data)
+    cuts, pos = [], 0
+    while pos + PIECE_BYTES < len(data):
+        nxt = data.find(b"\n\n", pos + PIECE_BYTES)
+        if nxt < 0:
+            break
+        pos = nxt + 2  # after the blank line: each piece opens on a paragraph
+        cuts.append(pos)
+    return _spans(0, len(data), iter(cuts))
 
 
 def section_pieces(data: bytes) -> list[tuple[int, int]] | None:

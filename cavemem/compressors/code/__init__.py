@@ -74,9 +74,9 @@ class CodeCompressor(Compressor):
             return out
 
         out = compress_pieces(data, spans, piece_view)
-        if not any(accepted):  # cut inside ``#ifdef`` blocks no piece parses: judge the whole, as before
-            return self._compress_source(data)
-        return True, out
+        # no piece parsed (a header cut inside its ``#ifdef`` blocks): declined, so the engine's
+        # fallback reads it as text, in pieces too, rather than one 64 MiB parse at ~20x its size
+        return any(accepted), out
 
     def _compress_source(self, data: bytes) -> tuple[bool, bytes | None]:
         """(a grammar or the outline reader accepted ``data`` as source, the output or None)."""
