@@ -69,6 +69,8 @@ class CodeCompressor(Compressor):
         accepted: list[bool] = []
 
         def piece_view(piece: bytes) -> bytes | None:
+            if len(accepted) >= 2 and not any(accepted):
+                return None  # two pieces in, no grammar reads them: the rest would fail the same way
             ok, out = self._compress_source(piece)
             accepted.append(ok)
             return out
