@@ -132,3 +132,20 @@ def test_big_prose_and_terminal_output_go_in_pieces_and_come_back_exact(small_pi
         res = engine.compress(data)
         assert res.content_type == kind and len(res.output) < len(data) and engine.retrieve(res.recovery_handle) == data
     engine.close()
+
+
+def test_a_big_diff_is_cut_before_hunk_headers_and_keeps_every_change(small_pieces, tmp_path):
+    from cavemem.compressors.diff import DiffCompressor
+
+    hunk = b"@@ -%d,9 +%d,9 @@\n" + b"".join(b" context line number %d of the unchanged part\n" % k for k in range(8)) + b"-old %d\n+new %d\n" + b"".join(
+        b" more context %d\n" % k for k in range(4))
+    data = b"--- a/big.txt\n+++ b/big.txt\n" + b"".join(hunk % (i, i, i, i) for i in range(2500))
+    spans = pieces.diff_pieces(data)
+    assert spans and all(data[a:a + 3] in (b"@@ ", b"---", b"dif") for a, _ in spans)
+    out = DiffCompressor().compress(data)
+    assert out is not None and len(out) < len(data)
+    assert out.count(b"\n-old ") == out.count(b"\n+new ") == 2500  # every change stays
+    engine = Engine(store=open_ccr(str(tmp_path / "ccr.db")))
+    res = engine.compress(data)
+    assert res.content_type == "diff" and engine.retrieve(res.recovery_handle) == data
+    engine.close()

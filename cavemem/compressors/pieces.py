@@ -8,7 +8,8 @@ pieces one after another and joining the views keeps the ratio while the working
 one piece. Each piece is cut where the format allows: a CSV at a row end outside any quoted
 field, carrying the header row so the piece is a table of its own (a column-aligned table the
 same way, at any row end); a TOML/INI file at a ``[section]`` line, or a blank line when it has
-none; prose at a blank line; grep and terminal output at any line end. A piece the compressor declines is kept verbatim. The exact original is
+none; prose at a blank line; a diff before a file or hunk header; grep and terminal output at
+any line end. A piece the compressor declines is kept verbatim. The exact original is
 still stored whole by the engine; only the view is made in pieces.
 """
 
@@ -66,6 +67,24 @@ def line_pieces(data: bytes, *, skip_header: bool = False) -> list[tuple[int, in
 # where a source file may be cut: before a top-level Python definition or decorator, or after a
 # ``}`` that closes a top-level block in a brace language
 _TOP_LEVEL = re.compile(rb"\n(?=(?:async[ \t]+def|def|class)[ \t]+\w|@\w)|\n\}[;\t ]*\n")
+
+
+_HUNK_HEAD = re.compile(rb"\n(?=diff |--- |@@ )")
+
+
+def diff_pieces(data: bytes) -> list[tuple[int, int]] | None:
+    """Spans of a diff cut before a file or hunk header (``diff ``, ``--- ``, ``@@ ``), so no
+    hunk is split from its header; None for a small input or one without such a line."""
+    if len(data) < BIG_INPUT_BYTES:
+        return None
+    cuts, pos = [], 0
+    while pos + PIECE_BYTES < len(data):
+        m = _HUNK_HEAD.search(data, pos + PIECE_BYTES)
+        if m is None:
+            break
+        pos = m.start() + 1
+        cuts.append(pos)
+    return _spans(0, len(data), iter(cuts)) if cuts else None
 
 
 def code_pieces(data: bytes) -> list[tuple[int, int]] | None:
