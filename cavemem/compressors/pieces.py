@@ -64,76 +64,48 @@ def line_pieces(data: bytes, *, skip_header: bool = False) -> list[tuple[int, in
     return _spans(start, len(data), _row_ends(data, start, None))
 
 
-# where a source file may be cut: before a top-level Python definition or decorator, or after a
-# ``}`` that closes a top-level block in a brace language
-_TOP_LEVEL = re.compile(rb"\n(?=(?:async[ \t]+def|def|class)[ \t]+\w|@\w)|\n\}[;\t ]*\n")
+def _cut_at(data: bytes, boundary: re.Pattern) -> list[tuple[int, int]] | None:
+    """Spans cut where ``boundary`` matches (the cut is the match's end) at or past every
+    :data:`PIECE_BYTES`; None for a small input or when no boundary follows the first cut point."""
+    if len(data) < BIG_INPUT_BYTES:
+        return None
+    cuts, pos = [], 0
+    while pos + PIECE_BYTES < len(data):
+        m = boundary.search(data, pos + PIECE_BYTES)
+        if m is None or m.end() >= len(data):
+            break
+        pos = m.end()
+        cuts.append(pos)
+    return _spans(0, len(data), iter(cuts)) if cuts else None
 
 
-_HUNK_HEAD = re.compile(rb"\n(?=diff |--- |@@ )")
+# before a file or hunk header, so no hunk leaves its header
+_HUNK_HEAD = re.compile(rb"(?<=\n)(?=diff |--- |@@ )")
+# before a top-level Python definition or decorator, or after a ``}`` closing a top-level block
+_TOP_LEVEL = re.compile(rb"(?<=\n)(?=(?:async[ \t]+def|def|class)[ \t]+\w|@\w)|\n\}[;\t ]*\n")
+_BLANK_LINE = re.compile(rb"\n\n")  # after it: the next piece opens on a paragraph
+_SECTION_LINE = re.compile(rb"(?<=\n)(?=\[)")
 
 
 def diff_pieces(data: bytes) -> list[tuple[int, int]] | None:
-    """Spans of a diff cut before a file or hunk header (``diff ``, ``--- ``, ``@@ ``), so no
-    hunk is split from its header; None for a small input or one without such a line."""
-    if len(data) < BIG_INPUT_BYTES:
-        return None
-    cuts, pos = [], 0
-    while pos + PIECE_BYTES < len(data):
-        m = _HUNK_HEAD.search(data, pos + PIECE_BYTES)
-        if m is None:
-            break
-        pos = m.start() + 1
-        cuts.append(pos)
-    return _spans(0, len(data), iter(cuts)) if cuts else None
+    """Spans of a diff cut before a file or hunk header (``diff ``, ``--- ``, ``@@ ``)."""
+    return _cut_at(data, _HUNK_HEAD)
 
 
 def code_pieces(data: bytes) -> list[tuple[int, int]] | None:
-    """Spans of source cut between top-level definitions, or None for a small input or one
-    without such a boundary past a cut point (each piece then parses on its own)."""
-    if len(data) < BIG_INPUT_BYTES:
-        return None
-    cuts, pos = [], 0
-    while pos + PIECE_BYTES < len(data):
-        m = _TOP_LEVEL.search(data, pos + PIECE_BYTES)
-        if m is None:
-            break
-        pos = m.end() if data[m.start() + 1:m.start() + 2] == b"}" else m.start() + 1
-        cuts.append(pos)
-    return _spans(0, len(data), iter(cuts)) if cuts else None
+    """Spans of source cut between top-level definitions (each piece then parses on its own)."""
+    return _cut_at(data, _TOP_LEVEL)
 
 
 def paragraph_pieces(data: bytes) -> list[tuple[int, int]] | None:
-    """Spans of prose cut at a blank line (at a line end when it has none), or None for a small
-    input."""
-    if len(data) < BIG_INPUT_BYTES:
-        return None
-    if data.find(b"\n\n", PIECE_BYTES) < 0:
-        return line_pieces(data)
-    cuts, pos = [], 0
-    while pos + PIECE_BYTES < len(data):
-        nxt = data.find(b"\n\n", pos + PIECE_BYTES)
-        if nxt < 0:
-            break
-        pos = nxt + 2  # after the blank line: each piece opens on a paragraph
-        cuts.append(pos)
-    return _spans(0, len(data), iter(cuts))
+    """Spans of prose cut after a blank line (at a line end when it has none)."""
+    return _cut_at(data, _BLANK_LINE) or line_pieces(data)
 
 
 def section_pieces(data: bytes) -> list[tuple[int, int]] | None:
-    """Spans cut at a ``[section]`` line (TOML/INI) near every :data:`PIECE_BYTES`, or at a
-    blank line in a file without sections (``main.cf``, env files); None for a small input or
-    when no such line follows a cut point."""
-    if len(data) < BIG_INPUT_BYTES:
-        return None
-    mark = b"\n[" if data.find(b"\n[", PIECE_BYTES) >= 0 else b"\n\n"
-    cuts, pos = [], 0
-    while pos + PIECE_BYTES < len(data):
-        nxt = data.find(mark, pos + PIECE_BYTES)
-        if nxt < 0:
-            break
-        pos = nxt + 1
-        cuts.append(pos)
-    return _spans(0, len(data), iter(cuts)) if cuts else None
+    """Spans of TOML/INI cut before a ``[section]`` line, or after a blank line in a file without
+    sections (``main.cf``, env files)."""
+    return _cut_at(data, _SECTION_LINE) or _cut_at(data, _BLANK_LINE)
 
 
 def _spans(start: int, end: int, cuts: Iterator[int]) -> list[tuple[int, int]]:
