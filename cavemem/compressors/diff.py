@@ -15,7 +15,7 @@ import re
 
 from .base import Compressor
 from .lineends import cr_suffix, emit_with_markers, join_lines, utf8_lines
-from .pieces import compress_pieces, diff_pieces
+from .pieces import diff_pieces, in_pieces
 
 KEEP_CONTEXT = 2
 MIN_LINES = 12
@@ -49,10 +49,7 @@ class DiffCompressor(Compressor):
     content_type = "diff"
 
     def compress(self, data: bytes) -> bytes | None:
-        spans = diff_pieces(data)
-        if spans:  # near the cap: piece by piece, so memory follows a piece (``pieces``)
-            return compress_pieces(data, spans, self._compress_hunks)
-        return self._compress_hunks(data)
+        return in_pieces(data, diff_pieces, self._compress_hunks)  # near the cap: piece by piece (``pieces``)
 
     def _compress_hunks(self, data: bytes) -> bytes | None:
         got = utf8_lines(data, MIN_LINES)

@@ -117,6 +117,13 @@ def _spans(start: int, end: int, cuts: Iterator[int]) -> list[tuple[int, int]]:
     return spans
 
 
+def in_pieces(data: bytes, cut: Callable[[bytes], list[tuple[int, int]] | None],
+              compress: Callable[[bytes], bytes | None]) -> bytes | None:
+    """``compress(data)``, or near the cap the views of the pieces ``cut`` finds, joined."""
+    spans = cut(data)
+    return compress_pieces(data, spans, compress) if spans else compress(data)
+
+
 def compress_pieces(data: bytes, spans: list[tuple[int, int]], compress: Callable[[bytes], bytes | None],
                     header: bytes = b"") -> bytes | None:
     """The views of ``data[start:end]`` for each span joined in order (``header`` prepended to

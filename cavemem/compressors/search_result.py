@@ -24,7 +24,7 @@ import re
 from .. import bm25
 from .base import QueryCompressor
 from .lineends import cr_suffix, emit_with_markers, join_lines, splice_dropped, utf8_lines
-from .pieces import compress_pieces, line_pieces
+from .pieces import in_pieces, line_pieces
 from .redundancy import MAX_PROMOTIONS, keep_non_redundant
 from .relevance import RELEVANCE_THRESHOLD, SEARCH_RESULT_LIMIT
 from .search_fold import context_paths, fold
@@ -57,10 +57,7 @@ class SearchResultCompressor(QueryCompressor):
     content_type = "search-result"
 
     def compress_query(self, data: bytes, query: str) -> bytes | None:
-        spans = line_pieces(data)
-        if spans:  # near the cap: piece by piece, so memory follows a piece (``pieces``)
-            return compress_pieces(data, spans, lambda piece: self._compress_hits(piece, query))
-        return self._compress_hits(data, query)
+        return in_pieces(data, line_pieces, lambda piece: self._compress_hits(piece, query))
 
     def _compress_hits(self, data: bytes, query: str) -> bytes | None:
         got = utf8_lines(data, 1)

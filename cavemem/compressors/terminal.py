@@ -21,7 +21,7 @@ import re
 from ..gocompat import utf8_text
 from .base import Compressor
 from .lineends import cr_suffix, emit_with_markers, join_lines, split_lines
-from .pieces import compress_pieces, line_pieces
+from .pieces import in_pieces, line_pieces
 from .redundancy import keep_non_redundant
 
 KEEP_HEAD = 3
@@ -61,10 +61,7 @@ class TerminalCompressor(Compressor):
     content_type = "terminal"
 
     def compress(self, data: bytes) -> bytes | None:
-        spans = line_pieces(data)
-        if spans:  # near the cap: piece by piece, so memory follows a piece (``pieces``)
-            return compress_pieces(data, spans, self._compress_lines)
-        return self._compress_lines(data)
+        return in_pieces(data, line_pieces, self._compress_lines)  # near the cap: piece by piece (``pieces``)
 
     def _compress_lines(self, data: bytes) -> bytes | None:
         text = utf8_text(data)

@@ -25,7 +25,7 @@ import re
 from ..gocompat import GO_SPACE, fields, trim_space, utf8_text
 from .base import QueryCompressor
 from .lineends import cr_suffix, splice_dropped, split_lines
-from .pieces import compress_pieces, paragraph_pieces
+from .pieces import in_pieces, paragraph_pieces
 from .redundancy import keep_non_redundant
 from .relevance import TEXT_LIMIT, keep_query_relevant
 from .text_outline import budget, outline_lines
@@ -197,10 +197,7 @@ class TextCompressor(QueryCompressor):
     content_type = "text"
 
     def compress_query(self, data: bytes, query: str) -> bytes | None:
-        spans = paragraph_pieces(data)
-        if spans:  # near the cap: piece by piece, so memory follows a piece (``pieces``)
-            return compress_pieces(data, spans, lambda piece: self._compress_prose(piece, query))
-        return self._compress_prose(data, query)
+        return in_pieces(data, paragraph_pieces, lambda piece: self._compress_prose(piece, query))
 
     def _compress_prose(self, data: bytes, query: str) -> bytes | None:
         text = utf8_text(data) if len(data) >= MIN_BYTES else None

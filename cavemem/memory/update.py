@@ -126,8 +126,7 @@ def _slot(old: str, new: str) -> int:
         return 0
     if slots.replaces(new, old) >= 2:
         return 2
-    vn, vo = slots.values(new), slots.values(old)
-    if any(k.startswith("version:") and vn[k] - vo[k] and vo[k] - vn[k] for k in vn.keys() & vo.keys()):
+    if _version_change(old, new):
         return 2
     nn, no = _facts(new)[2], _facts(old)[2]
     return 1 if _shared_words(old, new) and nn - no and no - nn and not _other_kind(old, new) else 0
@@ -153,11 +152,16 @@ def _new_release(old: str, new: str) -> bool:
     two a dotted release ("Storybook 7" -> "we're on 8.3"): a count ("the audit topic has 12
     partitions") is read as a version too, but is never dotted."""
     from .capture import slots
-    if slots.other_scope(new, old):
-        return False
+    return not slots.other_scope(new, old) and _version_change(old, new, dotted=True)
+
+
+def _version_change(old: str, new: str, *, dotted: bool = False) -> bool:
+    """``new`` names another version of something ``old`` names with its version (``dotted``: one of
+    the two versions a dotted release, so a count read as a version does not count)."""
+    from .capture import slots
     vn, vo = slots.values(new), slots.values(old)
-    return any(k.startswith("version:") and vn[k] - vo[k] and vo[k] - vn[k] and any("." in v for v in vn[k] | vo[k])
-               for k in vn.keys() & vo.keys())
+    return any(k.startswith("version:") and vn[k] - vo[k] and vo[k] - vn[k]
+               and (not dotted or any("." in v for v in vn[k] | vo[k])) for k in vn.keys() & vo.keys())
 
 
 def _shared_words(old: str, new: str) -> set[str]:
